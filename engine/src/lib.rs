@@ -1,0 +1,38 @@
+//! Kaname's rules core: everything that knows the rules of shogi and nothing else.
+//!
+//! Squares and pieces (`square`, `piece`, `hand`, `color`), moves (`moves`), the 81-square
+//! bitboard and attack tables (`bitboard`, `attacks`), the position with do/undo and keys
+//! (`position`, `zobrist`), SFEN and USI move text (`sfen`, `notation`), legal move generation
+//! (`movegen`), static exchange (`see`), game-end rules (`rules`) and perft.
+
+#![deny(missing_docs)]
+
+pub mod attacks;
+mod bitboard;
+mod color;
+mod hand;
+mod movegen;
+mod moves;
+mod notation;
+mod perft;
+mod piece;
+mod position;
+mod rules;
+mod see;
+mod sfen;
+mod square;
+pub mod zobrist;
+
+pub use bitboard::{Bitboard, BitboardIter};
+pub use color::Color;
+pub use hand::Hand;
+pub use movegen::{generate, generate_legal, is_pawn_drop_mate, pawn_drop_squares, GenKind};
+pub use moves::{Move, MoveList, MAX_MOVES};
+pub use notation::MoveError;
+pub use perft::{perft, perft_divide};
+pub use piece::{Piece, PieceType, PIECE_NB, PIECE_TYPE_NB, PROMOTED};
+pub use position::{Position, StateInfo, START_SFEN};
+pub use rules::{EnteringKingRule, Repetition};
+pub use see::see_value;
+pub use sfen::SfenError;
+pub use square::{ParseSquareError, Square, BOARD_SIZE, SQUARE_COUNT};

@@ -1,0 +1,402 @@
+//! Legal move generation, in the stages a search needs. Every generated move is legal: pins
+//! and king safety are resolved here, so callers never test legality afterwards.
+
+use crate::attacks::*;
+use crate::{Bitboard, Color, Move, MoveList, Piece, PieceType, Position, Square};
+
+/// Which part of the legal moves to generate. `Captures` and `Quiets` partition `All`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenKind {
+    /// Captures (with and without promotion) and pawn pushes that promote.
+    Captures,
+    /// Everything else: non-capturing board moves (a pawn push into the zone only unpromoted)
+    /// and drops.
+    Quiets,
+    /// Every legal move, non-promotions included.
+    All,
+}
+
+/// Appends the legal moves of the given kind to `list`. In check these are evasions.
+pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let own = pos.pieces_of(us);
+    let enemy = pos.pieces_of(!us);
+    let empty = !pos.occupied();
+    let checkers = pos.checkers();
+
+    let (capture_target, quiet_target) = if checkers.any() {
+        if checkers.more_than_one() {
+            king_moves(pos, kind, enemy, empty, list);
+            return;
+        }
+        let checker = checkers.lsb();
+        (checkers, between(ksq, checker))
+    } else {
+        (enemy, empty)
+    };
+    king_moves(pos, kind, enemy, empty, list);
+    let board_target = match kind {
+        GenKind::Captures => capture_target,
+        GenKind::Quiets => quiet_target,
+        GenKind::All => capture_target | quiet_target,
+    };
+    let pinned = pos.pinned(us);
+    pawn_moves(pos, kind, capture_target, quiet_target, pinned, list);
+    let occ = pos.occupied();
+    for pt in [
+        PieceType::Lance,
+        PieceType::Knight,
+        PieceType::Silver,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Horse,
+        PieceType::Dragon,
+    ] {
+        for from in pos.pieces(us, pt) {
+            let mut t = attacks_of(us, pt, from, occ) & board_target;
+            if pinned.contains(from) {
+                t &= line(ksq, from);
+            }
+            let pc = Piece::new(us, pt);
+            for to in t {
+                push_board_move(list, us, pt, pc, from, to);
+            }
+        }
+    }
+    for from in pos.golds() & own {
+        let mut t = gold_attacks(us, from) & board_target;
+        if pinned.contains(from) {
+            t &= line(ksq, from);
+        }
+        let pc = pos.piece_on(from);
+        for to in t {
+            list.push(Move::normal(from, to, pc));
+        }
+    }
+    if kind != GenKind::Captures {
+        drops(pos, quiet_target, list);
+    }
+    let _ = own;
+}
+
+/// Appends every legal move.
+pub fn generate_legal(pos: &Position, list: &mut MoveList) {
+    generate(pos, GenKind::All, list);
+}
+
+/// King moves to squares the enemy does not attack (the king itself removed from the board,
+/// so it cannot hide behind itself from a slider).
+fn king_moves(
+    pos: &Position,
+    kind: GenKind,
+    enemy: Bitboard,
+    empty: Bitboard,
+    list: &mut MoveList,
+) {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let target = match kind {
+        GenKind::Captures => enemy,
+        GenKind::Quiets => empty,
+        GenKind::All => enemy | empty,
+    };
+    let occ = pos.occupied() ^ ksq;
+    let pc = Piece::new(us, PieceType::King);
+    for to in king_attacks(ksq) & target {
+        if !pos.is_attacked(!us, to, occ) {
+            list.push(Move::normal(ksq, to, pc));
+        }
+    }
+}
+
+/// Pawn pushes, all at once by shifting the pawn bitboard one rank forward.
+fn pawn_moves(
+    pos: &Position,
+    kind: GenKind,
+    capture_target: Bitboard,
+    quiet_target: Bitboard,
+    pinned: Bitboard,
+    list: &mut MoveList,
+) {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let pawns = pos.pieces(us, PieceType::Pawn);
+    let pushed = if us == Color::Black {
+        pawns.shift_north()
+    } else {
+        pawns.shift_south()
+    };
+    let zone = Bitboard::far_ranks(us, 3);
+    let last = Bitboard::far_ranks(us, 1);
+    let pc = Piece::new(us, PieceType::Pawn);
+    let from_of = |to: Square| {
+        if us == Color::Black {
+            Square::new(to.index() as u8 + 1)
+        } else {
+            Square::new(to.index() as u8 - 1)
+        }
+    };
+    let pin_ok = |from: Square, to: Square| !pinned.contains(from) || aligned(ksq, from, to);
+    // Promotions (and forced promotions) into the zone count as captures-stage moves.
+    let (promo_target, plain_target) = match kind {
+        GenKind::Captures => (capture_target | quiet_target, capture_target),
+        GenKind::Quiets => (Bitboard::EMPTY, quiet_target),
+        GenKind::All => (capture_target | quiet_target, capture_target | quiet_target),
+    };
+    for to in pushed & promo_target & zone {
+        let from = from_of(to);
+        if pin_ok(from, to) {
+            list.push(Move::promotion(from, to, pc));
+        }
+    }
+    for to in pushed & plain_target & !last {
+        let from = from_of(to);
+        if pin_ok(from, to) {
+            list.push(Move::normal(from, to, pc));
+        }
+    }
+}
+
+/// Emits a board move with the promotion choices the rules allow: forced promotion where the
+/// piece could never move again, optional promotion into, out of or inside the zone.
+#[inline(always)]
+fn push_board_move(
+    list: &mut MoveList,
+    us: Color,
+    pt: PieceType,
+    pc: Piece,
+    from: Square,
+    to: Square,
+) {
+    match pt {
+        PieceType::Lance => {
+            let r = to.relative_rank(us);
+            if r < 3 {
+                list.push(Move::promotion(from, to, pc));
+            }
+            if r != 0 {
+                list.push(Move::normal(from, to, pc));
+            }
+        }
+        PieceType::Knight => {
+            let r = to.relative_rank(us);
+            if r < 3 {
+                list.push(Move::promotion(from, to, pc));
+            }
+            if r >= 2 {
+                list.push(Move::normal(from, to, pc));
+            }
+        }
+        PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
+            if to.in_zone(us) || from.in_zone(us) {
+                list.push(Move::promotion(from, to, pc));
+            }
+            list.push(Move::normal(from, to, pc));
+        }
+        _ => list.push(Move::normal(from, to, pc)),
+    }
+}
+
+/// The squares where `us` may drop a pawn: not the last rank and not a file holding one of
+/// `us`'s unpromoted pawns (nifu). Tokin do not count.
+pub fn pawn_drop_squares(pos: &Position, us: Color) -> Bitboard {
+    let mut allowed = !Bitboard::far_ranks(us, 1);
+    for p in pos.pieces(us, PieceType::Pawn) {
+        allowed = allowed.and_not(Bitboard::file_mask(p.file()));
+    }
+    allowed
+}
+
+/// Drops onto `target` (empty squares, or interposition squares in check).
+fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    if hand.is_empty() || target.is_empty() {
+        return;
+    }
+    if hand.has(PieceType::Pawn) {
+        let mut t = target & pawn_drop_squares(pos, us);
+        // Only a drop in front of the enemy king can be pawn-drop mate.
+        let front = pawn_attacks(!us, pos.king_square(!us));
+        if (t & front).any() && is_pawn_drop_mate(pos, front.lsb()) {
+            t = t.and_not(front);
+        }
+        let pc = Piece::new(us, PieceType::Pawn);
+        for to in t {
+            list.push(Move::drop(pc, to));
+        }
+    }
+    // Group the other held kinds by where they may be dropped (YaneuraOu's idea: knights and
+    // lances are dead on the far ranks), then emit square by square.
+    let mut all = [Piece::EMPTY; 6];
+    let mut n_all = 0;
+    let mut n_no_knight = 0; // kinds allowed on the second-to-last rank: all but knights
+    let mut n_far = 0; // kinds allowed on the last rank: neither knights nor lances
+    for pt in [
+        PieceType::Silver,
+        PieceType::Gold,
+        PieceType::Bishop,
+        PieceType::Rook,
+    ] {
+        if hand.has(pt) {
+            all[n_all] = Piece::new(us, pt);
+            n_all += 1;
+        }
+    }
+    n_far += n_all;
+    n_no_knight += n_all;
+    if hand.has(PieceType::Lance) {
+        all[n_all] = Piece::new(us, PieceType::Lance);
+        n_all += 1;
+        n_no_knight += 1;
+    }
+    if hand.has(PieceType::Knight) {
+        all[n_all] = Piece::new(us, PieceType::Knight);
+        n_all += 1;
+    }
+    if n_all == 0 {
+        return;
+    }
+    let last = Bitboard::far_ranks(us, 1);
+    let last2 = Bitboard::far_ranks(us, 2);
+    for to in target & last {
+        for &pc in &all[..n_far] {
+            list.push(Move::drop(pc, to));
+        }
+    }
+    for to in target & last2.and_not(last) {
+        for &pc in &all[..n_no_knight] {
+            list.push(Move::drop(pc, to));
+        }
+    }
+    for to in target.and_not(last2) {
+        for &pc in &all[..n_all] {
+            list.push(Move::drop(pc, to));
+        }
+    }
+}
+
+/// Uchifuzume: would a pawn dropped by the side to move on `to` (the square in front of the
+/// enemy king) give checkmate? Such a drop is illegal. The pawn checks; it is mate when the
+/// king cannot take it (we defend `to`), no other defender can take it (pinned defenders may
+/// not, except along the pawn's own file, where the pawn itself now blocks the pin), and
+/// every flight square is attacked.
+pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
+    let us = pos.side_to_move();
+    let them = !us;
+    let ksq = pos.king_square(them);
+    let occ = pos.occupied() | to;
+    if !pos.is_attacked(us, to, occ) {
+        return false;
+    }
+    let defenders = pos
+        .attackers_to(them, to, occ)
+        .and_not(Bitboard::from_square(ksq));
+    let pinned = pos.pinned(them);
+    if defenders
+        .and_not(pinned.and_not(Bitboard::file_mask(to.file())))
+        .any()
+    {
+        return false;
+    }
+    let occ_without_king = occ ^ ksq;
+    for flight in king_attacks(ksq).and_not(pos.pieces_of(them)) {
+        if flight != to && !pos.is_attacked(us, flight, occ_without_king) {
+            return false;
+        }
+    }
+    true
+}
+
+impl Position {
+    /// Whether the side to move has any legal move (no legal move means the game is lost).
+    pub fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        generate(self, GenKind::All, &mut list);
+        !list.is_empty()
+    }
+
+    /// Whether `m` is a legal move here. Works for any bit pattern (e.g. a move read from the
+    /// transposition table, possibly written by another thread for another position).
+    pub fn is_legal(&self, m: Move) -> bool {
+        if !m.is_ok() {
+            return false;
+        }
+        let us = self.side_to_move();
+        let pc = m.piece_after();
+        if pc.color() != us {
+            return false;
+        }
+        let to = m.to();
+        let dest = self.piece_on(to);
+        let ksq = self.king_square(us);
+        let checkers = self.checkers();
+        if m.is_drop() {
+            let pt = m.dropped();
+            if !pt.is_hand_type() || pc.kind() != pt || !self.hand(us).has(pt) || !dest.is_empty() {
+                return false;
+            }
+            let r = to.relative_rank(us);
+            let rank_ok = match pt {
+                PieceType::Pawn => pawn_drop_squares(self, us).contains(to),
+                PieceType::Lance => r > 0,
+                PieceType::Knight => r > 1,
+                _ => true,
+            };
+            if !rank_ok {
+                return false;
+            }
+            if checkers.any()
+                && (checkers.more_than_one() || !between(ksq, checkers.lsb()).contains(to))
+            {
+                return false;
+            }
+            return pt != PieceType::Pawn
+                || pawn_attacks(us, to) != Bitboard::from_square(self.king_square(!us))
+                || !is_pawn_drop_mate(self, to);
+        }
+        let from = m.from();
+        let mover = self.piece_on(from);
+        if mover.is_empty() || mover.color() != us || (!dest.is_empty() && dest.color() == us) {
+            return false;
+        }
+        let pt = mover.kind();
+        if m.is_promotion() {
+            if !pt.can_promote() || pc != mover.promoted() || !(from.in_zone(us) || to.in_zone(us))
+            {
+                return false;
+            }
+        } else {
+            if pc != mover {
+                return false;
+            }
+            let r = to.relative_rank(us);
+            let forced = match pt {
+                PieceType::Pawn | PieceType::Lance => r == 0,
+                PieceType::Knight => r < 2,
+                _ => false,
+            };
+            if forced {
+                return false;
+            }
+        }
+        let occ = self.occupied();
+        if !attacks_of(us, pt, from, occ).contains(to) {
+            return false;
+        }
+        if pt == PieceType::King {
+            return !self.is_attacked(!us, to, occ ^ from);
+        }
+        if checkers.any() {
+            if checkers.more_than_one() {
+                return false;
+            }
+            let c = checkers.lsb();
+            if to != c && !between(ksq, c).contains(to) {
+                return false;
+            }
+        }
+        !self.pinned(us).contains(from) || aligned(ksq, from, to)
+    }
+}

@@ -1,0 +1,228 @@
+//! The compact move type and a fixed-capacity move list (no allocation while generating).
+
+use crate::{Piece, PieceType, Square};
+use std::fmt;
+
+/// A move packed in 32 bits: `to` (bits 0-6), `from` or the dropped kind (7-13), drop flag (14),
+/// promotion flag (15), and the piece standing on `to` after the move (16-20). The low 16 bits
+/// (`Move16`) identify the move in a given position and are what the transposition table stores.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u32);
+
+const DROP: u32 = 1 << 14;
+const PROMOTE: u32 = 1 << 15;
+
+/// The most legal moves any shogi position has is 593; the list holds a little more.
+pub const MAX_MOVES: usize = 600;
+
+impl Move {
+    /// "No move"; never legal (from 1a to 1a).
+    pub const NONE: Move = Move(0);
+    /// The null move (a pass), used by null-move pruning and accepted from GUIs as `pass`/`0000`.
+    pub const NULL: Move = Move(1 | (1 << 7));
+
+    /// A board move of `piece` (the piece before moving) from `from` to `to`.
+    #[inline(always)]
+    pub const fn normal(from: Square, to: Square, piece: Piece) -> Move {
+        Move(to.index() as u32 | (from.index() as u32) << 7 | (piece.index() as u32) << 16)
+    }
+
+    /// A promoting board move of `piece` (unpromoted) from `from` to `to`.
+    #[inline(always)]
+    pub const fn promotion(from: Square, to: Square, piece: Piece) -> Move {
+        Move(
+            to.index() as u32
+                | (from.index() as u32) << 7
+                | PROMOTE
+                | (piece.promoted().index() as u32) << 16,
+        )
+    }
+
+    /// A drop of `piece` (a hand kind with the mover's colour) on `to`.
+    #[inline(always)]
+    pub const fn drop(piece: Piece, to: Square) -> Move {
+        Move(to.index() as u32 | (piece.kind() as u32) << 7 | DROP | (piece.index() as u32) << 16)
+    }
+
+    /// The destination square.
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::new((self.0 & 0x7f) as u8)
+    }
+
+    /// The origin square of a board move (meaningless for drops).
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::new(((self.0 >> 7) & 0x7f) as u8)
+    }
+
+    /// Whether this is a drop.
+    #[inline(always)]
+    pub const fn is_drop(self) -> bool {
+        self.0 & DROP != 0
+    }
+
+    /// Whether this board move promotes.
+    #[inline(always)]
+    pub const fn is_promotion(self) -> bool {
+        self.0 & PROMOTE != 0
+    }
+
+    /// The dropped kind of a drop.
+    #[inline(always)]
+    pub const fn dropped(self) -> PieceType {
+        PieceType::ALL[((self.0 >> 7) & 0x7f) as usize - 1]
+    }
+
+    /// The piece standing on `to` after the move (promoted if the move promotes).
+    #[inline(always)]
+    pub const fn piece_after(self) -> Piece {
+        Piece::new(
+            if self.0 & (16 << 16) == 0 {
+                crate::Color::Black
+            } else {
+                crate::Color::White
+            },
+            PieceType::ALL[((self.0 >> 16) & 15) as usize - 1],
+        )
+    }
+
+    /// The kind that moves, before any promotion.
+    #[inline(always)]
+    pub const fn moved_kind(self) -> PieceType {
+        let k = self.piece_after().kind();
+        if self.is_promotion() {
+            k.unpromoted()
+        } else {
+            k
+        }
+    }
+
+    /// Whether this is a real move (not `NONE` or `NULL`).
+    #[inline(always)]
+    pub const fn is_ok(self) -> bool {
+        self.0 >> 7 != self.0 & 0x7f && self.0 >> 16 != 0
+    }
+
+    /// The low 16 bits, enough to identify the move in its position.
+    #[inline(always)]
+    pub const fn to_u16(self) -> u16 {
+        self.0 as u16
+    }
+
+    /// The raw 32 bits.
+    #[inline(always)]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+}
+
+impl fmt::Display for Move {
+    /// USI move text: `7g7f`, `8h2b+`, `P*5e`; `NULL` prints as `pass`, `NONE` as `none`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Move::NULL {
+            return write!(f, "pass");
+        }
+        if *self == Move::NONE {
+            return write!(f, "none");
+        }
+        if self.is_drop() {
+            write!(f, "{}*{}", self.dropped().letter(), self.to())
+        } else {
+            write!(
+                f,
+                "{}{}{}",
+                self.from(),
+                self.to(),
+                if self.is_promotion() { "+" } else { "" }
+            )
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A list of moves on the stack, large enough for any position.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub const fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NONE; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        // SAFETY-free fast path: bounds are checked in debug; MAX_MOVES exceeds the 593-move maximum.
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Removes every move.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Whether `m` is in the list.
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (for sorting).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Iterates over the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}

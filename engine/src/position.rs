@@ -1,0 +1,536 @@
+//! The position: board, hands, side to move, and the state stack that makes `undo_move` cheap.
+
+use crate::attacks::*;
+use crate::{
+    zobrist, Bitboard, Color, Hand, Move, Piece, PieceType, Square, PIECE_TYPE_NB, SQUARE_COUNT,
+};
+
+/// What `do_move` computes and `undo_move` throws away: one entry per ply.
+#[derive(Clone, Copy, Debug)]
+pub struct StateInfo {
+    /// Board key, with the side to move in bit 0.
+    pub board_key: u64,
+    /// Sum of the hand keys of both sides.
+    pub hand_key: u64,
+    /// Pieces giving check to the side to move.
+    pub checkers: Bitboard,
+    /// For each colour, the pieces (of either colour) that alone shield its king from a slider.
+    pub blockers: [Bitboard; 2],
+    /// The piece the move leading here captured.
+    pub captured: Piece,
+    /// The move leading here.
+    pub last_move: Move,
+    /// Per colour: plies during which that colour has given check with every move (+2 a move).
+    pub continuous_check: [u16; 2],
+    /// Plies since the last null move (or since the start): how far repetitions may reach back.
+    pub plies_from_null: u16,
+    /// The hand of the side to move here.
+    pub hand: Hand,
+}
+
+/// A shogi position with its history.
+#[derive(Clone)]
+pub struct Position {
+    board: [Piece; SQUARE_COUNT],
+    by_type: [Bitboard; PIECE_TYPE_NB],
+    by_color: [Bitboard; 2],
+    hands: [Hand; 2],
+    side: Color,
+    game_ply: u32,
+    king_sq: [Square; 2],
+    states: Vec<StateInfo>,
+}
+
+/// The SFEN of the even-game start position.
+pub const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The even-game start position.
+    pub fn startpos() -> Position {
+        Position::from_sfen(START_SFEN).expect("start SFEN is valid")
+    }
+
+    /// An empty board builder; used by the SFEN parser, which places pieces and then calls `finish`.
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: [Piece::EMPTY; SQUARE_COUNT],
+            by_type: [Bitboard::EMPTY; PIECE_TYPE_NB],
+            by_color: [Bitboard::EMPTY; 2],
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            game_ply: 1,
+            king_sq: [Square::new(0); 2],
+            states: Vec::with_capacity(256),
+        }
+    }
+
+    pub(crate) fn put_piece(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = pc;
+        let b = Bitboard::from_square(sq);
+        self.by_type[pc.kind().index()] ^= b;
+        self.by_color[pc.color().index()] ^= b;
+        if pc.kind() == PieceType::King {
+            self.king_sq[pc.color().index()] = sq;
+        }
+    }
+
+    pub(crate) fn set_hand(&mut self, c: Color, h: Hand) {
+        self.hands[c.index()] = h;
+    }
+
+    pub(crate) fn set_side_and_ply(&mut self, side: Color, ply: u32) {
+        self.side = side;
+        self.game_ply = ply;
+    }
+
+    /// Computes the root state from scratch (after the board has been set up).
+    pub(crate) fn finish(&mut self) {
+        self.states.clear();
+        let mut st = StateInfo {
+            board_key: self.compute_board_key(),
+            hand_key: self.compute_hand_key(),
+            checkers: Bitboard::EMPTY,
+            blockers: [Bitboard::EMPTY; 2],
+            captured: Piece::EMPTY,
+            last_move: Move::NONE,
+            continuous_check: [0; 2],
+            plies_from_null: 0,
+            hand: self.hands[self.side.index()],
+        };
+        st.checkers = self.attackers_to(!self.side, self.king_square(self.side), self.occupied());
+        st.blockers = [
+            self.compute_blockers(Color::Black),
+            self.compute_blockers(Color::White),
+        ];
+        self.states.push(st);
+    }
+
+    /// The board key computed from scratch (side to move included).
+    pub fn compute_board_key(&self) -> u64 {
+        let mut k = if self.side == Color::White {
+            zobrist::SIDE_KEY
+        } else {
+            0
+        };
+        for sq in Square::ALL {
+            let pc = self.board[sq.index()];
+            if !pc.is_empty() {
+                k ^= zobrist::psq(pc, sq.index());
+            }
+        }
+        k
+    }
+
+    /// The hand key computed from scratch.
+    pub fn compute_hand_key(&self) -> u64 {
+        let mut k = 0u64;
+        for c in Color::ALL {
+            for pt in PieceType::HAND {
+                k = k.wrapping_add(
+                    zobrist::hand(c, pt).wrapping_mul(self.hands[c.index()].count(pt) as u64),
+                );
+            }
+        }
+        k
+    }
+
+    // ---- queries ----
+
+    /// The piece on `sq` (possibly `Piece::EMPTY`).
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// All pieces of colour `c`.
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    /// All pieces of kind `pt`, both colours.
+    #[inline(always)]
+    pub fn pieces_of_type(&self, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()]
+    }
+
+    /// Pieces of colour `c` and kind `pt`.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()] & self.by_color[c.index()]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Pieces (both colours) that move like a gold.
+    #[inline(always)]
+    pub fn golds(&self) -> Bitboard {
+        self.by_type[PieceType::Gold.index()]
+            | self.by_type[PieceType::ProPawn.index()]
+            | self.by_type[PieceType::ProLance.index()]
+            | self.by_type[PieceType::ProKnight.index()]
+            | self.by_type[PieceType::ProSilver.index()]
+    }
+
+    /// Bishops and horses, both colours.
+    #[inline(always)]
+    pub fn bishops_horses(&self) -> Bitboard {
+        self.by_type[PieceType::Bishop.index()] | self.by_type[PieceType::Horse.index()]
+    }
+
+    /// Rooks and dragons, both colours.
+    #[inline(always)]
+    pub fn rooks_dragons(&self) -> Bitboard {
+        self.by_type[PieceType::Rook.index()] | self.by_type[PieceType::Dragon.index()]
+    }
+
+    /// Kings, horses and dragons: the pieces with a king's one-step attacks.
+    #[inline(always)]
+    pub fn kings_horses_dragons(&self) -> Bitboard {
+        self.by_type[PieceType::King.index()]
+            | self.by_type[PieceType::Horse.index()]
+            | self.by_type[PieceType::Dragon.index()]
+    }
+
+    /// The hand of colour `c`.
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The ply number of the next move, as in SFEN (1 at the start of a game).
+    #[inline(always)]
+    pub fn game_ply(&self) -> u32 {
+        self.game_ply
+    }
+
+    /// The square of `c`'s king.
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Square {
+        self.king_sq[c.index()]
+    }
+
+    /// The current state.
+    #[inline(always)]
+    pub fn state(&self) -> &StateInfo {
+        // The stack always holds the root state.
+        self.states.last().expect("state stack is never empty")
+    }
+
+    /// The states from the root of the history (index 0) to now.
+    pub fn states(&self) -> &[StateInfo] {
+        &self.states
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.state().checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.state().checkers.any()
+    }
+
+    /// The full position key (board, side and hands).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        let st = self.state();
+        st.board_key ^ st.hand_key
+    }
+
+    /// The board key (board and side to move, not hands).
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.state().board_key
+    }
+
+    /// The pieces (either colour) that alone block a slider's line to `c`'s king.
+    #[inline(always)]
+    pub fn blockers_for_king(&self, c: Color) -> Bitboard {
+        self.state().blockers[c.index()]
+    }
+
+    /// `c`'s pieces pinned to `c`'s king.
+    #[inline(always)]
+    pub fn pinned(&self, c: Color) -> Bitboard {
+        self.state().blockers[c.index()] & self.by_color[c.index()]
+    }
+
+    /// The move that led to this position (`Move::NONE` at the root).
+    #[inline(always)]
+    pub fn last_move(&self) -> Move {
+        self.state().last_move
+    }
+
+    /// The piece captured by the move that led here.
+    #[inline(always)]
+    pub fn captured_piece(&self) -> Piece {
+        self.state().captured
+    }
+
+    /// Number of moves made since the position was set up.
+    pub fn history_len(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// Pieces of colour `c` that attack `sq`, given the occupancy.
+    #[inline]
+    pub fn attackers_to(&self, c: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        let them = !c;
+        let own = self.by_color[c.index()];
+        ((pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
+            | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
+            | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])
+            | (gold_attacks(them, sq) & self.golds())
+            | (king_attacks(sq) & self.kings_horses_dragons())
+            | (lance_attacks(them, sq, occupied) & self.by_type[PieceType::Lance.index()])
+            | (bishop_attacks(sq, occupied) & self.bishops_horses())
+            | (rook_attacks(sq, occupied) & self.rooks_dragons()))
+            & own
+    }
+
+    /// Pieces of both colours that attack `sq`, given the occupancy.
+    pub fn attackers_to_all(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.attackers_to(Color::Black, sq, occupied)
+            | self.attackers_to(Color::White, sq, occupied)
+    }
+
+    /// Whether any piece of colour `c` attacks `sq`.
+    #[inline]
+    pub fn is_attacked(&self, c: Color, sq: Square, occupied: Bitboard) -> bool {
+        self.attackers_to(c, sq, occupied).any()
+    }
+
+    /// The pieces that alone stand between `c`'s king and an enemy slider aimed at it.
+    fn compute_blockers(&self, c: Color) -> Bitboard {
+        let ksq = self.king_sq[c.index()];
+        let them = self.by_color[(!c).index()];
+        let snipers = ((bishop_pseudo(ksq) & self.bishops_horses())
+            | (rook_pseudo(ksq) & self.rooks_dragons())
+            | (forward_ray(c, ksq) & self.by_type[PieceType::Lance.index()]))
+            & them;
+        let occ = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(ksq, s) & occ;
+            if b.any() && !b.more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    // ---- making and unmaking moves ----
+
+    /// Plays a legal move. `m` must be legal here (from the generator or `parse_usi_move`).
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        let prev = *self.state();
+        let mut st = prev;
+        st.captured = Piece::EMPTY;
+        st.last_move = m;
+        st.plies_from_null = prev.plies_from_null.saturating_add(1);
+        let to = m.to();
+        let moved = m.piece_after();
+        if m.is_drop() {
+            let pt = m.dropped();
+            self.hands[us.index()].remove(pt);
+            st.hand_key = st.hand_key.wrapping_sub(zobrist::hand(us, pt));
+            self.put_piece(moved, to);
+            st.board_key ^= zobrist::psq(moved, to.index());
+        } else {
+            let from = m.from();
+            let before = self.board[from.index()];
+            let captured = self.board[to.index()];
+            if !captured.is_empty() {
+                let hpt = captured.kind().unpromoted();
+                self.remove_piece(captured, to);
+                self.hands[us.index()].add(hpt);
+                st.hand_key = st.hand_key.wrapping_add(zobrist::hand(us, hpt));
+                st.board_key ^= zobrist::psq(captured, to.index());
+                st.captured = captured;
+            }
+            self.remove_piece(before, from);
+            self.put_piece(moved, to);
+            st.board_key ^= zobrist::psq(before, from.index()) ^ zobrist::psq(moved, to.index());
+        }
+        st.board_key ^= zobrist::SIDE_KEY;
+        self.side = !us;
+        self.game_ply += 1;
+        let them = self.side;
+        st.checkers = self.attackers_to(us, self.king_sq[them.index()], self.occupied());
+        st.continuous_check[us.index()] = if st.checkers.any() {
+            prev.continuous_check[us.index()].saturating_add(2)
+        } else {
+            0
+        };
+        st.blockers = [
+            self.compute_blockers(Color::Black),
+            self.compute_blockers(Color::White),
+        ];
+        st.hand = self.hands[them.index()];
+        self.states.push(st);
+    }
+
+    /// Takes back `m`, which must be the last move played.
+    pub fn undo_move(&mut self, m: Move) {
+        let st = self.states.pop().expect("undo_move without a move");
+        debug_assert!(st.last_move == m);
+        self.side = !self.side;
+        self.game_ply -= 1;
+        let us = self.side;
+        let to = m.to();
+        let moved = m.piece_after();
+        self.remove_piece(moved, to);
+        if m.is_drop() {
+            self.hands[us.index()].add(m.dropped());
+        } else {
+            let before = if m.is_promotion() {
+                Piece::new(us, moved.kind().unpromoted())
+            } else {
+                moved
+            };
+            self.put_piece(before, m.from());
+            if !st.captured.is_empty() {
+                self.put_piece(st.captured, to);
+                self.hands[us.index()].remove(st.captured.kind().unpromoted());
+            }
+        }
+    }
+
+    /// Passes the turn (for null-move pruning); the side to move must not be in check.
+    pub fn do_null_move(&mut self) {
+        let mut st = *self.state();
+        st.board_key ^= zobrist::SIDE_KEY;
+        st.captured = Piece::EMPTY;
+        st.last_move = Move::NULL;
+        st.plies_from_null = 0;
+        st.checkers = Bitboard::EMPTY;
+        self.side = !self.side;
+        self.game_ply += 1;
+        st.hand = self.hands[self.side.index()];
+        self.states.push(st);
+    }
+
+    /// Takes back a null move.
+    pub fn undo_null_move(&mut self) {
+        self.states.pop();
+        self.side = !self.side;
+        self.game_ply -= 1;
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = Piece::EMPTY;
+        let b = Bitboard::from_square(sq);
+        self.by_type[pc.kind().index()] ^= b;
+        self.by_color[pc.color().index()] ^= b;
+    }
+
+    /// The key the position would have after `m` (for prefetching the transposition table).
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let st = self.state();
+        let mut bk = st.board_key ^ zobrist::SIDE_KEY;
+        let mut hk = st.hand_key;
+        let to = m.to();
+        if m.is_drop() {
+            hk = hk.wrapping_sub(zobrist::hand(us, m.dropped()));
+            bk ^= zobrist::psq(m.piece_after(), to.index());
+        } else {
+            let from = m.from();
+            let captured = self.board[to.index()];
+            if !captured.is_empty() {
+                hk = hk.wrapping_add(zobrist::hand(us, captured.kind().unpromoted()));
+                bk ^= zobrist::psq(captured, to.index());
+            }
+            bk ^= zobrist::psq(self.board[from.index()], from.index())
+                ^ zobrist::psq(m.piece_after(), to.index());
+        }
+        bk ^ hk
+    }
+
+    /// Whether `m` (legal here) gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let ksq = self.king_sq[(!us).index()];
+        let to = m.to();
+        let pc = m.piece_after();
+        if m.is_drop() {
+            let occ = self.occupied() | to;
+            return attacks_of(us, pc.kind(), to, occ).contains(ksq);
+        }
+        let from = m.from();
+        let occ = (self.occupied() ^ from) | to;
+        if attacks_of(us, pc.kind(), to, occ).contains(ksq) {
+            return true;
+        }
+        // Discovered check: the mover uncovered one of our sliders aimed at their king.
+        (self.blockers_for_king(!us) & self.by_color[us.index()]).contains(from)
+            && !aligned(from, to, ksq)
+    }
+
+    /// Whether a move of the side to move captures something or promotes.
+    #[inline(always)]
+    pub fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop() && !self.board[m.to().index()].is_empty()
+    }
+
+    /// Checks the internal consistency of the position; used by tests.
+    pub fn is_consistent(&self) -> Result<(), String> {
+        let mut by_type = [Bitboard::EMPTY; PIECE_TYPE_NB];
+        let mut by_color = [Bitboard::EMPTY; 2];
+        for sq in Square::ALL {
+            let pc = self.board[sq.index()];
+            if !pc.is_empty() {
+                by_type[pc.kind().index()] |= Bitboard::from_square(sq);
+                by_color[pc.color().index()] |= Bitboard::from_square(sq);
+            }
+        }
+        if by_type != self.by_type || by_color != self.by_color {
+            return Err("bitboards disagree with the board".into());
+        }
+        for c in Color::ALL {
+            if self.board[self.king_sq[c.index()].index()] != Piece::new(c, PieceType::King) {
+                return Err("king square is stale".into());
+            }
+        }
+        let st = self.state();
+        if st.board_key != self.compute_board_key() || st.hand_key != self.compute_hand_key() {
+            return Err("incremental key differs from the key computed from scratch".into());
+        }
+        if st.checkers
+            != self.attackers_to(!self.side, self.king_square(self.side), self.occupied())
+        {
+            return Err("checkers are stale".into());
+        }
+        if st.blockers
+            != [
+                self.compute_blockers(Color::Black),
+                self.compute_blockers(Color::White),
+            ]
+        {
+            return Err("blockers are stale".into());
+        }
+        Ok(())
+    }
+}

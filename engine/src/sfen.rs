@@ -1,0 +1,312 @@
+//! SFEN: parsing with a typed error for every malformed or impossible input, and printing.
+
+use crate::{Color, Hand, Piece, PieceType, Position, Square};
+use std::fmt;
+
+/// Why an SFEN string was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SfenError {
+    /// Fewer than three fields (board, side, hands).
+    MissingField(&'static str),
+    /// More than four fields.
+    TrailingText(String),
+    /// The board does not have nine ranks.
+    RankCount(usize),
+    /// A rank does not describe exactly nine squares.
+    RankLength {
+        /// The rank letter.
+        rank: char,
+        /// How many squares it described.
+        squares: usize,
+    },
+    /// A character that is not a piece letter, digit or `+`.
+    UnknownPiece(char),
+    /// `+` before a piece that cannot promote, or at the end of a rank.
+    BadPromotion(String),
+    /// The side to move is not `b` or `w`.
+    BadSide(String),
+    /// The hands field is malformed.
+    BadHand(String),
+    /// The move number is not a positive integer.
+    BadMoveNumber(String),
+    /// More pieces of a kind than one set holds.
+    TooManyPieces(PieceType),
+    /// A side has no king, or more than one.
+    KingCount(Color, usize),
+    /// A pawn, lance or knight stands where it could never move.
+    DeadPiece(Square),
+    /// Two unpromoted pawns of one side on a file.
+    Nifu(Color, u8),
+    /// The side not to move is in check (it would be captured).
+    OpponentInCheck,
+}
+
+impl fmt::Display for SfenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SfenError::MissingField(what) => write!(f, "missing {what}"),
+            SfenError::TrailingText(t) => write!(f, "unexpected text after the SFEN: '{t}'"),
+            SfenError::RankCount(n) => write!(f, "the board has {n} ranks, not 9"),
+            SfenError::RankLength { rank, squares } => {
+                write!(f, "rank {rank} describes {squares} squares, not 9")
+            }
+            SfenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}'"),
+            SfenError::BadPromotion(s) => write!(f, "bad promotion '{s}'"),
+            SfenError::BadSide(s) => write!(f, "side to move '{s}' is neither b nor w"),
+            SfenError::BadHand(s) => write!(f, "bad pieces in hand '{s}'"),
+            SfenError::BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
+            SfenError::TooManyPieces(pt) => write!(f, "more {pt:?} pieces than one set holds"),
+            SfenError::KingCount(c, n) => write!(f, "{c:?} has {n} kings, not 1"),
+            SfenError::DeadPiece(sq) => write!(f, "the piece on {sq} could never move"),
+            SfenError::Nifu(c, file) => {
+                write!(f, "{c:?} has two unpromoted pawns on file {}", file + 1)
+            }
+            SfenError::OpponentInCheck => write!(f, "the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for SfenError {}
+
+impl Position {
+    /// Parses an SFEN (`<board> <b|w> <hands> [<move number>]`).
+    pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+        let mut fields = sfen.split_whitespace();
+        let board = fields.next().ok_or(SfenError::MissingField("board"))?;
+        let side = fields
+            .next()
+            .ok_or(SfenError::MissingField("side to move"))?;
+        let hands = fields
+            .next()
+            .ok_or(SfenError::MissingField("pieces in hand"))?;
+        let ply = match fields.next() {
+            None => 1,
+            Some(n) => match n.parse::<u32>() {
+                Ok(v) if v >= 1 => v,
+                _ => return Err(SfenError::BadMoveNumber(n.to_string())),
+            },
+        };
+        let rest: Vec<&str> = fields.collect();
+        if !rest.is_empty() {
+            return Err(SfenError::TrailingText(rest.join(" ")));
+        }
+        let mut pos = Position::empty();
+        parse_board(&mut pos, board)?;
+        let side = match side {
+            "b" => Color::Black,
+            "w" => Color::White,
+            s => return Err(SfenError::BadSide(s.to_string())),
+        };
+        pos.set_side_and_ply(side, ply);
+        let parsed = parse_hands(hands)?;
+        pos.set_hand(Color::Black, parsed[0]);
+        pos.set_hand(Color::White, parsed[1]);
+        validate(&pos)?;
+        pos.finish();
+        if pos.is_attacked(side, pos.king_square(!side), pos.occupied()) {
+            return Err(SfenError::OpponentInCheck);
+        }
+        Ok(pos)
+    }
+
+    /// The SFEN of this position, hands in canonical order, with the move number.
+    pub fn to_sfen(&self) -> String {
+        let mut s = String::with_capacity(96);
+        for rank in 0..9u8 {
+            let mut empty = 0;
+            for file in (0..9u8).rev() {
+                let pc = self.piece_on(Square::from_coords(file, rank));
+                if pc.is_empty() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                s.push_str(&pc.to_string());
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank < 8 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.side_to_move().sfen_char());
+        s.push(' ');
+        let mut hands = String::new();
+        for c in Color::ALL {
+            for pt in PieceType::HAND_ORDER {
+                let n = self.hand(c).count(pt);
+                if n > 1 {
+                    hands.push_str(&n.to_string());
+                }
+                if n > 0 {
+                    let l = pt.letter();
+                    hands.push(if c == Color::White {
+                        l.to_ascii_lowercase()
+                    } else {
+                        l
+                    });
+                }
+            }
+        }
+        s.push_str(if hands.is_empty() { "-" } else { &hands });
+        s.push(' ');
+        s.push_str(&self.game_ply().to_string());
+        s
+    }
+}
+
+fn parse_board(pos: &mut Position, board: &str) -> Result<(), SfenError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 9 {
+        return Err(SfenError::RankCount(ranks.len()));
+    }
+    for (r, text) in ranks.iter().enumerate() {
+        let rank_char = (b'a' + r as u8) as char;
+        let mut file: i32 = 8;
+        let mut promote = false;
+        let mut squares = 0usize;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if promote || d == 0 {
+                    return Err(SfenError::BadPromotion(text.to_string()));
+                }
+                file -= d as i32;
+                squares += d as usize;
+                continue;
+            }
+            if ch == '+' {
+                if promote {
+                    return Err(SfenError::BadPromotion(text.to_string()));
+                }
+                promote = true;
+                continue;
+            }
+            let pt = PieceType::from_letter(ch).ok_or(SfenError::UnknownPiece(ch))?;
+            let pt = if promote {
+                if !pt.can_promote() {
+                    return Err(SfenError::BadPromotion(format!("+{ch}")));
+                }
+                pt.promoted()
+            } else {
+                pt
+            };
+            promote = false;
+            squares += 1;
+            if file < 0 {
+                return Err(SfenError::RankLength {
+                    rank: rank_char,
+                    squares,
+                });
+            }
+            let color = if ch.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            pos.put_piece(
+                Piece::new(color, pt),
+                Square::from_coords(file as u8, r as u8),
+            );
+            file -= 1;
+        }
+        if promote {
+            return Err(SfenError::BadPromotion(text.to_string()));
+        }
+        if squares != 9 {
+            return Err(SfenError::RankLength {
+                rank: rank_char,
+                squares,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
+    let mut hands = [Hand::EMPTY; 2];
+    if text == "-" {
+        return Ok(hands);
+    }
+    let bad = || SfenError::BadHand(text.to_string());
+    let mut count: Option<u32> = None;
+    for ch in text.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            let n = count.unwrap_or(0) * 10 + d;
+            if n > 18 {
+                return Err(bad());
+            }
+            count = Some(n);
+            continue;
+        }
+        let pt = PieceType::from_letter(ch).ok_or_else(bad)?;
+        if pt == PieceType::King {
+            return Err(bad());
+        }
+        let n = count.take().unwrap_or(1);
+        if n == 0 {
+            return Err(bad());
+        }
+        let c = if ch.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        for _ in 0..n {
+            if hands[c.index()].count(pt) >= pt.set_count() as u32 {
+                return Err(SfenError::TooManyPieces(pt));
+            }
+            hands[c.index()].add(pt);
+        }
+    }
+    if count.is_some() {
+        return Err(bad());
+    }
+    Ok(hands)
+}
+
+/// Rejects positions that cannot arise: too many pieces, wrong king count, dead pieces, nifu.
+fn validate(pos: &Position) -> Result<(), SfenError> {
+    let mut counts = [0u32; 9];
+    for sq in Square::ALL {
+        let pc = pos.piece_on(sq);
+        if let Some(pt) = pc.kind_opt() {
+            counts[pt.unpromoted().index()] += 1;
+            let r = sq.relative_rank(pc.color());
+            let dead = match pt {
+                PieceType::Pawn | PieceType::Lance => r == 0,
+                PieceType::Knight => r < 2,
+                _ => false,
+            };
+            if dead {
+                return Err(SfenError::DeadPiece(sq));
+            }
+        }
+    }
+    for c in Color::ALL {
+        for pt in PieceType::HAND {
+            counts[pt.index()] += pos.hand(c).count(pt);
+        }
+    }
+    for pt in PieceType::HAND {
+        if counts[pt.index()] > pt.set_count() as u32 {
+            return Err(SfenError::TooManyPieces(pt));
+        }
+    }
+    for c in Color::ALL {
+        let kings = pos.pieces(c, PieceType::King).count() as usize;
+        if kings != 1 {
+            return Err(SfenError::KingCount(c, kings));
+        }
+        for file in 0..9u8 {
+            if (pos.pieces(c, PieceType::Pawn) & crate::Bitboard::file_mask(file)).more_than_one() {
+                return Err(SfenError::Nifu(c, file));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,51 @@
+//! Zobrist keys. The board key XORs one key per (piece, square) and carries the side to move in
+//! bit 0; the hand key *adds* one key per piece held. Keeping the two apart lets repetition
+//! detection see "same board, different hands" (superior/inferior positions) cheaply.
+
+use crate::{Color, Piece, PieceType, PIECE_NB, SQUARE_COUNT};
+use std::sync::LazyLock;
+
+/// The key bit that is set when White is to move.
+pub const SIDE_KEY: u64 = 1;
+
+struct Keys {
+    psq: [[u64; SQUARE_COUNT]; PIECE_NB],
+    hand: [[u64; 8]; 2],
+}
+
+static KEYS: LazyLock<Keys> = LazyLock::new(|| {
+    // splitmix64 with a fixed seed: keys are identical on every run and platform.
+    let mut state = 0x4B41_4E41_4D45_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) & !SIDE_KEY
+    };
+    let mut psq = [[0; SQUARE_COUNT]; PIECE_NB];
+    for row in psq.iter_mut() {
+        for k in row.iter_mut() {
+            *k = next();
+        }
+    }
+    let mut hand = [[0; 8]; 2];
+    for row in hand.iter_mut() {
+        for k in row.iter_mut() {
+            *k = next();
+        }
+    }
+    Keys { psq, hand }
+});
+
+/// The key of `piece` standing on square index `sq`.
+#[inline(always)]
+pub fn psq(piece: Piece, sq: usize) -> u64 {
+    KEYS.psq[piece.index()][sq]
+}
+
+/// The amount one piece of kind `pt` in `c`'s hand adds to the hand key.
+#[inline(always)]
+pub fn hand(c: Color, pt: PieceType) -> u64 {
+    KEYS.hand[c.index()][pt.index()]
+}

@@ -1,1 +1,11 @@
-//! placeholder
+//! Kaname's search: lazy-SMP alpha-beta over a shared transposition table, time management,
+//! and the df-pn mate solver behind `go mate`.
+//!
+//! The front end talks to `Searcher`: `start` a search with `Limits`, receive `Info` through a
+//! callback while it runs, and exactly one `SearchResult` through another when it ends.
+
+#![deny(missing_docs)]
+
+mod api;
+
+pub use api::*;

@@ -7,5 +7,7 @@
 #![deny(missing_docs)]
 
 mod api;
+mod mate;
 
 pub use api::*;
+pub use mate::{solve_mate, MateProgress, MateResult};

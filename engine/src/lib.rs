@@ -9,6 +9,7 @@
 
 pub mod attacks;
 mod bitboard;
+mod checks;
 mod color;
 mod hand;
 mod movegen;
@@ -24,6 +25,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
+pub use checks::generate_checks;
 pub use color::Color;
 pub use hand::Hand;
 pub use movegen::{generate, generate_legal, is_pawn_drop_mate, pawn_drop_squares, GenKind};

@@ -1,0 +1,265 @@
+//! Checking moves: the attacker's moves in a mate search.
+//!
+//! `generate_checks` emits every legal move of the side to move that gives check, and nothing
+//! else, without generating the other moves. A direct check lands a piece on a square from
+//! which it attacks the enemy king; those squares are, per kind, the attacks of a piece of the
+//! *enemy's* colour standing on the king's square (attacks are symmetric under a colour swap).
+//! A discovered check moves one of our pieces off the line between the enemy king and one of
+//! our sliders; the candidates are our pieces among `blockers_for_king(them)`.
+
+use crate::attacks::*;
+use crate::movegen::{is_pawn_drop_mate, pawn_drop_squares};
+use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType, Position, Square};
+
+/// Appends every legal checking move of the side to move to `list` (promotions and legal
+/// non-promotions both; never an illegal pawn-drop mate). When the side to move is itself in
+/// check, these are the evasions that give check.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    if pos.in_check() {
+        // Rare in a mate search (the root only): filter the evasions.
+        let mut evasions = MoveList::new();
+        generate(pos, GenKind::All, &mut evasions);
+        for &m in evasions.iter() {
+            if pos.gives_check(m) {
+                list.push(m);
+            }
+        }
+        return;
+    }
+    let us = pos.side_to_move();
+    let them = !us;
+    let ksq = pos.king_square(them);
+    let our_ksq = pos.king_square(us);
+    let occ = pos.occupied();
+    let own = pos.pieces_of(us);
+    let target = !own; // empty squares and enemy pieces
+    let pinned = pos.pinned(us);
+    let discoverers = pos.blockers_for_king(them) & own;
+
+    // Squares from which a piece of each kind would attack the enemy king.
+    let gold_sq = gold_attacks(them, ksq);
+    let silver_sq = silver_attacks(them, ksq);
+    let knight_sq = knight_attacks(them, ksq);
+    let pawn_sq = pawn_attacks(them, ksq);
+    let lance_sq = lance_attacks(them, ksq, occ);
+    let bishop_sq = bishop_attacks(ksq, occ);
+    let rook_sq = rook_attacks(ksq, occ);
+    let king_sq = king_attacks(ksq);
+    let check_squares = |pt: PieceType| -> Bitboard {
+        match pt {
+            PieceType::Pawn => pawn_sq,
+            PieceType::Lance => lance_sq,
+            PieceType::Knight => knight_sq,
+            PieceType::Silver => silver_sq,
+            PieceType::Bishop => bishop_sq,
+            PieceType::Rook => rook_sq,
+            PieceType::Horse => bishop_sq | king_sq,
+            PieceType::Dragon => rook_sq | king_sq,
+            PieceType::King => Bitboard::EMPTY,
+            _ => gold_sq,
+        }
+    };
+
+    // Board moves of every piece but the king.
+    for from in own.and_not(Bitboard::from_square(our_ksq)) {
+        let pc = pos.piece_on(from);
+        let pt = pc.kind();
+        let mut to_bb = attacks_of(us, pt, from, occ) & target;
+        if pinned.contains(from) {
+            to_bb &= line(our_ksq, from);
+        }
+        if to_bb.is_empty() {
+            continue;
+        }
+        let discovers = discoverers.contains(from);
+        let plain = check_squares(pt);
+        let promo = if pt.can_promote() { check_squares(pt.promoted()) } else { Bitboard::EMPTY };
+        if discovers {
+            // Every move off the king's line checks; moves along it need a direct check.
+            let off_line = to_bb.and_not(line(ksq, from));
+            emit(list, us, pt, pc, from, off_line, off_line);
+            let on_line = to_bb & line(ksq, from);
+            emit(list, us, pt, pc, from, on_line & plain, on_line & promo);
+        } else {
+            emit(list, us, pt, pc, from, to_bb & plain, to_bb & promo);
+        }
+    }
+
+    // King moves: only discovered checks.
+    if discoverers.contains(our_ksq) {
+        let pc = Piece::new(us, PieceType::King);
+        let occ_k = occ ^ our_ksq;
+        for to in (king_attacks(our_ksq) & target).and_not(line(ksq, our_ksq)) {
+            if !pos.is_attacked(them, to, occ_k) {
+                list.push(Move::normal(our_ksq, to, pc));
+            }
+        }
+    }
+
+    // Drops.
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    let empty = !occ;
+    if hand.has(PieceType::Pawn) {
+        let t = pawn_sq & empty & pawn_drop_squares(pos, us);
+        if t.any() && !is_pawn_drop_mate(pos, t.lsb()) {
+            list.push(Move::drop(Piece::new(us, PieceType::Pawn), t.lsb()));
+        }
+    }
+    if hand.has(PieceType::Lance) {
+        // Lance check squares are in front of the king from our side, never on our last rank
+        // unless the king stands beyond it, which cannot happen.
+        let t = lance_sq & empty & !Bitboard::far_ranks(us, 1);
+        push_drops(list, Piece::new(us, PieceType::Lance), t);
+    }
+    if hand.has(PieceType::Knight) {
+        let t = knight_sq & empty & !Bitboard::far_ranks(us, 2);
+        push_drops(list, Piece::new(us, PieceType::Knight), t);
+    }
+    for (pt, sq) in [
+        (PieceType::Silver, silver_sq),
+        (PieceType::Gold, gold_sq),
+        (PieceType::Bishop, bishop_sq),
+        (PieceType::Rook, rook_sq),
+    ] {
+        if hand.has(pt) {
+            push_drops(list, Piece::new(us, pt), sq & empty);
+        }
+    }
+}
+
+#[inline(always)]
+fn push_drops(list: &mut MoveList, pc: Piece, targets: Bitboard) {
+    for to in targets {
+        list.push(Move::drop(pc, to));
+    }
+}
+
+/// Emits the board moves of `pc` from `from`: unpromoted to `plain` squares where the rules
+/// allow staying unpromoted, promoted to `promo` squares where promotion is allowed.
+#[inline(always)]
+fn emit(list: &mut MoveList, us: Color, pt: PieceType, pc: Piece, from: Square, plain: Bitboard, promo: Bitboard) {
+    match pt {
+        PieceType::Pawn | PieceType::Lance => {
+            for to in promo & Bitboard::far_ranks(us, 3) {
+                list.push(Move::promotion(from, to, pc));
+            }
+            for to in plain.and_not(Bitboard::far_ranks(us, 1)) {
+                list.push(Move::normal(from, to, pc));
+            }
+        }
+        PieceType::Knight => {
+            for to in promo & Bitboard::far_ranks(us, 3) {
+                list.push(Move::promotion(from, to, pc));
+            }
+            for to in plain.and_not(Bitboard::far_ranks(us, 2)) {
+                list.push(Move::normal(from, to, pc));
+            }
+        }
+        PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
+            let promo = if from.in_zone(us) { promo } else { promo & Bitboard::far_ranks(us, 3) };
+            for to in promo {
+                list.push(Move::promotion(from, to, pc));
+            }
+            for to in plain {
+                list.push(Move::normal(from, to, pc));
+            }
+        }
+        _ => {
+            for to in plain {
+                list.push(Move::normal(from, to, pc));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Compares with filtering all legal moves; false when the SFEN is rejected (the fixture
+    /// holds a few positions reached by an illegal move, with the side not to move in check).
+    fn check_position(sfen: &str) -> bool {
+        let pos = match Position::from_sfen(sfen) {
+            Ok(pos) => pos,
+            Err(crate::SfenError::OpponentInCheck) => return false,
+            Err(e) => panic!("{sfen}: {e}"),
+        };
+        let mut all = MoveList::new();
+        generate(&pos, GenKind::All, &mut all);
+        let mut want: Vec<u32> = all.iter().filter(|&&m| pos.gives_check(m)).map(|m| m.raw()).collect();
+        let mut checks = MoveList::new();
+        generate_checks(&pos, &mut checks);
+        let mut got: Vec<u32> = checks.iter().map(|m| m.raw()).collect();
+        want.sort_unstable();
+        got.sort_unstable();
+        if want != got {
+            let show = |v: &[u32], other: &[u32]| -> Vec<String> {
+                all.iter()
+                    .chain(checks.iter())
+                    .filter(|m| v.contains(&m.raw()) && !other.contains(&m.raw()))
+                    .map(|m| m.to_string())
+                    .collect()
+            };
+            panic!(
+                "{sfen}: missing {:?}, extra {:?} (extra moves may be illegal)",
+                show(&want, &got),
+                show(&got, &want)
+            );
+        }
+        true
+    }
+
+    #[test]
+    fn fixed_positions() {
+        for sfen in [
+            crate::START_SFEN,
+            // Pawn in front of a boxed king: the drop would be mate, hence illegal.
+            "k8/9/1G7/9/9/9/9/9/8K b P 1",
+            "4k4/9/4P4/9/9/9/9/9/4K4 b GSNLBR 1",
+            // Discovered checks by a rook behind a silver, and a bishop behind a knight.
+            "4k4/9/9/9/4S4/9/9/9/4RK3 b - 1",
+            "8k/9/9/9/9/9/2N6/1B7/K8 b - 1",
+            // King as the discovering piece.
+            "4k4/9/9/9/9/9/9/4K4/4R4 b - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        ] {
+            assert!(check_position(sfen));
+        }
+    }
+
+    #[test]
+    fn fixture_positions() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            n += check_position(line.split('\t').next().unwrap()) as usize;
+        }
+        assert!(n >= 29_000, "only {n} positions compared");
+    }
+
+    /// The children of every 7th fixture position: many more discovered checks and pins.
+    #[test]
+    fn fixture_children() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).step_by(7) {
+            let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else {
+                continue;
+            };
+            let mut all = MoveList::new();
+            generate(&pos, GenKind::All, &mut all);
+            for &m in all.iter() {
+                pos.do_move(m);
+                assert!(check_position(&pos.to_sfen()));
+                pos.undo_move(m);
+                n += 1;
+            }
+        }
+        assert!(n > 100_000, "only {n} positions compared");
+    }
+}

@@ -1,8 +1,5 @@
 fn main() {
-    let d: u32 = std::env::args()
-        .nth(1)
-        .map(|s| s.parse().unwrap())
-        .unwrap_or(6);
+    let d: u32 = std::env::args().nth(1).map(|s| s.parse().unwrap()).unwrap_or(6);
     let mut pos = engine::Position::startpos();
     engine::attacks::init();
     let t = std::time::Instant::now();

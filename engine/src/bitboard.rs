@@ -25,9 +25,7 @@ impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard { p: [0, 0] };
     /// All 81 squares.
-    pub const ALL: Bitboard = Bitboard {
-        p: [WORD0_MASK, WORD1_MASK],
-    };
+    pub const ALL: Bitboard = Bitboard { p: [WORD0_MASK, WORD1_MASK] };
 
     /// A bitboard from its two raw words.
     #[inline(always)]
@@ -44,26 +42,23 @@ impl Bitboard {
     /// The set holding only `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
-        let i = sq.index();
+        SQUARE_BB[sq.index()]
+    }
+
+    const fn from_square_slow(i: usize) -> Bitboard {
         if i < 63 {
             Bitboard { p: [1u64 << i, 0] }
         } else {
-            Bitboard {
-                p: [0, 1u64 << (i - 63)],
-            }
+            Bitboard { p: [0, 1u64 << (i - 63)] }
         }
     }
 
     /// The nine squares of a file (0-based file index).
     pub const fn file_mask(file: u8) -> Bitboard {
         if file < 7 {
-            Bitboard {
-                p: [0x1ff << (file * 9), 0],
-            }
+            Bitboard { p: [0x1ff << (file * 9), 0] }
         } else {
-            Bitboard {
-                p: [0, 0x1ff << ((file - 7) * 9)],
-            }
+            Bitboard { p: [0, 0x1ff << ((file - 7) * 9)] }
         }
     }
 
@@ -93,28 +88,34 @@ impl Bitboard {
         b
     }
 
+    /// `c`'s promotion zone (its far three ranks).
+    #[inline(always)]
+    pub const fn zone(c: Color) -> Bitboard {
+        FAR_RANKS[c as usize][3]
+    }
+
+    /// The far `n` ranks (n = 1..=3) of `c`, from a table.
+    #[inline(always)]
+    pub const fn far(c: Color, n: usize) -> Bitboard {
+        FAR_RANKS[c as usize][n]
+    }
+
     /// Union, usable in `const` contexts.
     #[inline(always)]
     pub const fn or(self, o: Bitboard) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] | o.p[0], self.p[1] | o.p[1]],
-        }
+        Bitboard { p: [self.p[0] | o.p[0], self.p[1] | o.p[1]] }
     }
 
     /// Intersection, usable in `const` contexts.
     #[inline(always)]
     pub const fn and(self, o: Bitboard) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] & o.p[0], self.p[1] & o.p[1]],
-        }
+        Bitboard { p: [self.p[0] & o.p[0], self.p[1] & o.p[1]] }
     }
 
     /// Squares of `self` not in `o`.
     #[inline(always)]
     pub const fn and_not(self, o: Bitboard) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] & !o.p[0], self.p[1] & !o.p[1]],
-        }
+        Bitboard { p: [self.p[0] & !o.p[0], self.p[1] & !o.p[1]] }
     }
 
     /// Whether the set is empty.
@@ -132,12 +133,10 @@ impl Bitboard {
     /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn contains(self, sq: Square) -> bool {
+        // Branch-free: squares 63.. live in word 1 at bit (index - 63).
         let i = sq.index();
-        if i < 63 {
-            self.p[0] >> i & 1 != 0
-        } else {
-            self.p[1] >> (i - 63) & 1 != 0
-        }
+        let w = (i >= 63) as usize;
+        self.p[w] >> (i - 63 * w) & 1 != 0
     }
 
     /// Number of squares.
@@ -190,17 +189,13 @@ impl Bitboard {
     /// board or a file are the caller's concern (used for pawns, which never stand on rank a).
     #[inline(always)]
     pub const fn shift_north(self) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] >> 1, self.p[1] >> 1],
-        }
+        Bitboard { p: [self.p[0] >> 1, self.p[1] >> 1] }
     }
 
     /// The set shifted one rank towards rank i (White's forward direction); see `shift_north`.
     #[inline(always)]
     pub const fn shift_south(self) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] << 1 & WORD0_MASK, self.p[1] << 1 & WORD1_MASK],
-        }
+        Bitboard { p: [self.p[0] << 1 & WORD0_MASK, self.p[1] << 1 & WORD1_MASK] }
     }
 
     /// The 7-bit index of the inner squares (ranks b-h) of `sq`'s file: the key of the file
@@ -215,12 +210,51 @@ impl Bitboard {
         }
     }
 
+    /// Calls `f` for every square, lowest first: the fastest way to walk a bitboard (one test
+    /// per square, the words visited one after the other).
+    #[inline(always)]
+    pub fn for_each(self, mut f: impl FnMut(Square)) {
+        let mut w = self.p[0];
+        while w != 0 {
+            f(Square::new(w.trailing_zeros() as u8));
+            w &= w - 1;
+        }
+        let mut w = self.p[1];
+        while w != 0 {
+            f(Square::new(63 + w.trailing_zeros() as u8));
+            w &= w - 1;
+        }
+    }
+
     /// Iterates over the squares, lowest first.
     #[inline(always)]
     pub fn iter(self) -> BitboardIter {
         BitboardIter(self)
     }
 }
+
+/// The one-square bitboards.
+const SQUARE_BB: [Bitboard; 81] = {
+    let mut t = [Bitboard::EMPTY; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = Bitboard::from_square_slow(i);
+        i += 1;
+    }
+    t
+};
+
+/// `FAR_RANKS[c][n]`: the far `n` ranks of colour `c`, n = 0..=3.
+const FAR_RANKS: [[Bitboard; 4]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 4]; 2];
+    let mut n = 0;
+    while n < 4 {
+        t[0][n] = Bitboard::far_ranks(Color::Black, n as u8);
+        t[1][n] = Bitboard::far_ranks(Color::White, n as u8);
+        n += 1;
+    }
+    t
+};
 
 /// Iterator over the squares of a bitboard.
 pub struct BitboardIter(Bitboard);
@@ -263,18 +297,14 @@ impl BitXor for Bitboard {
     type Output = Bitboard;
     #[inline(always)]
     fn bitxor(self, o: Bitboard) -> Bitboard {
-        Bitboard {
-            p: [self.p[0] ^ o.p[0], self.p[1] ^ o.p[1]],
-        }
+        Bitboard { p: [self.p[0] ^ o.p[0], self.p[1] ^ o.p[1]] }
     }
 }
 impl Not for Bitboard {
     type Output = Bitboard;
     #[inline(always)]
     fn not(self) -> Bitboard {
-        Bitboard {
-            p: [!self.p[0] & WORD0_MASK, !self.p[1] & WORD1_MASK],
-        }
+        Bitboard { p: [!self.p[0] & WORD0_MASK, !self.p[1] & WORD1_MASK] }
     }
 }
 impl BitOrAssign for Bitboard {
@@ -316,11 +346,7 @@ impl std::fmt::Debug for Bitboard {
         writeln!(f)?;
         for r in 0..9 {
             for file in (0..9).rev() {
-                let c = if self.contains(Square::from_coords(file, r)) {
-                    'X'
-                } else {
-                    '.'
-                };
+                let c = if self.contains(Square::from_coords(file, r)) { 'X' } else { '.' };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;

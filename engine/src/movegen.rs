@@ -58,10 +58,7 @@ pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
             if pinned.contains(from) {
                 t &= line(ksq, from);
             }
-            let pc = Piece::new(us, pt);
-            for to in t {
-                push_board_move(list, us, pt, pc, from, to);
-            }
+            push_board_moves(list, us, pt, from, t);
         }
     }
     for from in pos.golds() & own {
@@ -70,9 +67,7 @@ pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
             t &= line(ksq, from);
         }
         let pc = pos.piece_on(from);
-        for to in t {
-            list.push(Move::normal(from, to, pc));
-        }
+        t.for_each(|to| list.push(Move::normal(from, to, pc)));
     }
     if kind != GenKind::Captures {
         drops(pos, quiet_target, list);
@@ -87,13 +82,7 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
 
 /// King moves to squares the enemy does not attack (the king itself removed from the board,
 /// so it cannot hide behind itself from a slider).
-fn king_moves(
-    pos: &Position,
-    kind: GenKind,
-    enemy: Bitboard,
-    empty: Bitboard,
-    list: &mut MoveList,
-) {
+fn king_moves(pos: &Position, kind: GenKind, enemy: Bitboard, empty: Bitboard, list: &mut MoveList) {
     let us = pos.side_to_move();
     let ksq = pos.king_square(us);
     let target = match kind {
@@ -122,13 +111,9 @@ fn pawn_moves(
     let us = pos.side_to_move();
     let ksq = pos.king_square(us);
     let pawns = pos.pieces(us, PieceType::Pawn);
-    let pushed = if us == Color::Black {
-        pawns.shift_north()
-    } else {
-        pawns.shift_south()
-    };
-    let zone = Bitboard::far_ranks(us, 3);
-    let last = Bitboard::far_ranks(us, 1);
+    let pushed = if us == Color::Black { pawns.shift_north() } else { pawns.shift_south() };
+    let zone = Bitboard::zone(us);
+    let last = Bitboard::far(us, 1);
     let pc = Piece::new(us, PieceType::Pawn);
     let from_of = |to: Square| {
         if us == Color::Black {
@@ -150,7 +135,7 @@ fn pawn_moves(
             list.push(Move::promotion(from, to, pc));
         }
     }
-    for to in pushed & plain_target & !last {
+    for to in (pushed & plain_target).and_not(last) {
         let from = from_of(to);
         if pin_ok(from, to) {
             list.push(Move::normal(from, to, pc));
@@ -158,50 +143,44 @@ fn pawn_moves(
     }
 }
 
-/// Emits a board move with the promotion choices the rules allow: forced promotion where the
-/// piece could never move again, optional promotion into, out of or inside the zone.
+/// Emits the board moves of the piece on `from` to every square of `targets`, with the
+/// promotion choices the rules allow: forced promotion where the piece could never move again,
+/// optional promotion for a move into, out of or inside the zone. Works on whole bitboards so
+/// that no per-move rank arithmetic is needed.
 #[inline(always)]
-fn push_board_move(
-    list: &mut MoveList,
-    us: Color,
-    pt: PieceType,
-    pc: Piece,
-    from: Square,
-    to: Square,
-) {
-    match pt {
+fn push_board_moves(list: &mut MoveList, us: Color, pt: PieceType, from: Square, targets: Bitboard) {
+    let pc = Piece::new(us, pt);
+    let zone = Bitboard::zone(us);
+    let (promote_only, promote_both, plain) = match pt {
         PieceType::Lance => {
-            let r = to.relative_rank(us);
-            if r < 3 {
-                list.push(Move::promotion(from, to, pc));
-            }
-            if r != 0 {
-                list.push(Move::normal(from, to, pc));
-            }
+            let last = Bitboard::far(us, 1);
+            (targets & last, targets & zone.and_not(last), targets.and_not(zone))
         }
         PieceType::Knight => {
-            let r = to.relative_rank(us);
-            if r < 3 {
-                list.push(Move::promotion(from, to, pc));
-            }
-            if r >= 2 {
-                list.push(Move::normal(from, to, pc));
-            }
+            let last2 = Bitboard::far(us, 2);
+            (targets & last2, targets & zone.and_not(last2), targets.and_not(zone))
         }
         PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
-            if to.in_zone(us) || from.in_zone(us) {
-                list.push(Move::promotion(from, to, pc));
+            if zone.contains(from) {
+                (Bitboard::EMPTY, targets, Bitboard::EMPTY)
+            } else {
+                (Bitboard::EMPTY, targets & zone, targets.and_not(zone))
             }
-            list.push(Move::normal(from, to, pc));
         }
-        _ => list.push(Move::normal(from, to, pc)),
-    }
+        _ => (Bitboard::EMPTY, Bitboard::EMPTY, targets),
+    };
+    promote_only.for_each(|to| list.push(Move::promotion(from, to, pc)));
+    promote_both.for_each(|to| {
+        list.push(Move::promotion(from, to, pc));
+        list.push(Move::normal(from, to, pc));
+    });
+    plain.for_each(|to| list.push(Move::normal(from, to, pc)));
 }
 
 /// The squares where `us` may drop a pawn: not the last rank and not a file holding one of
 /// `us`'s unpromoted pawns (nifu). Tokin do not count.
 pub fn pawn_drop_squares(pos: &Position, us: Color) -> Bitboard {
-    let mut allowed = !Bitboard::far_ranks(us, 1);
+    let mut allowed = !Bitboard::far(us, 1);
     for p in pos.pieces(us, PieceType::Pawn) {
         allowed = allowed.and_not(Bitboard::file_mask(p.file()));
     }
@@ -223,9 +202,7 @@ fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
             t = t.and_not(front);
         }
         let pc = Piece::new(us, PieceType::Pawn);
-        for to in t {
-            list.push(Move::drop(pc, to));
-        }
+        t.for_each(|to| list.push(Move::drop(pc, to)));
     }
     // Group the other held kinds by where they may be dropped (YaneuraOu's idea: knights and
     // lances are dead on the far ranks), then emit square by square.
@@ -233,12 +210,7 @@ fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
     let mut n_all = 0;
     let mut n_no_knight = 0; // kinds allowed on the second-to-last rank: all but knights
     let mut n_far = 0; // kinds allowed on the last rank: neither knights nor lances
-    for pt in [
-        PieceType::Silver,
-        PieceType::Gold,
-        PieceType::Bishop,
-        PieceType::Rook,
-    ] {
+    for pt in [PieceType::Silver, PieceType::Gold, PieceType::Bishop, PieceType::Rook] {
         if hand.has(pt) {
             all[n_all] = Piece::new(us, pt);
             n_all += 1;
@@ -258,23 +230,18 @@ fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
     if n_all == 0 {
         return;
     }
-    let last = Bitboard::far_ranks(us, 1);
-    let last2 = Bitboard::far_ranks(us, 2);
-    for to in target & last {
-        for &pc in &all[..n_far] {
-            list.push(Move::drop(pc, to));
-        }
-    }
-    for to in target & last2.and_not(last) {
-        for &pc in &all[..n_no_knight] {
-            list.push(Move::drop(pc, to));
-        }
-    }
-    for to in target.and_not(last2) {
-        for &pc in &all[..n_all] {
-            list.push(Move::drop(pc, to));
-        }
-    }
+    let last = Bitboard::far(us, 1);
+    let last2 = Bitboard::far(us, 2);
+    let emit = |list: &mut MoveList, squares: Bitboard, kinds: &[Piece]| {
+        squares.for_each(|to| {
+            for &pc in kinds {
+                list.push(Move::drop(pc, to));
+            }
+        })
+    };
+    emit(list, target & last, &all[..n_far]);
+    emit(list, target & last2.and_not(last), &all[..n_no_knight]);
+    emit(list, target.and_not(last2), &all[..n_all]);
 }
 
 /// Uchifuzume: would a pawn dropped by the side to move on `to` (the square in front of the
@@ -290,14 +257,9 @@ pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
     if !pos.is_attacked(us, to, occ) {
         return false;
     }
-    let defenders = pos
-        .attackers_to(them, to, occ)
-        .and_not(Bitboard::from_square(ksq));
+    let defenders = pos.attackers_to(them, to, occ).and_not(Bitboard::from_square(ksq));
     let pinned = pos.pinned(them);
-    if defenders
-        .and_not(pinned.and_not(Bitboard::file_mask(to.file())))
-        .any()
-    {
+    if defenders.and_not(pinned.and_not(Bitboard::file_mask(to.file()))).any() {
         return false;
     }
     let occ_without_king = occ ^ ksq;
@@ -347,9 +309,7 @@ impl Position {
             if !rank_ok {
                 return false;
             }
-            if checkers.any()
-                && (checkers.more_than_one() || !between(ksq, checkers.lsb()).contains(to))
-            {
+            if checkers.any() && (checkers.more_than_one() || !between(ksq, checkers.lsb()).contains(to)) {
                 return false;
             }
             return pt != PieceType::Pawn
@@ -363,8 +323,7 @@ impl Position {
         }
         let pt = mover.kind();
         if m.is_promotion() {
-            if !pt.can_promote() || pc != mover.promoted() || !(from.in_zone(us) || to.in_zone(us))
-            {
+            if !pt.can_promote() || pc != mover.promoted() || !(from.in_zone(us) || to.in_zone(us)) {
                 return false;
             }
         } else {

@@ -50,10 +50,7 @@ impl fmt::Display for MoveError {
             MoveError::NotInHand(pt) => write!(f, "no {pt:?} in hand"),
             MoveError::Occupied(sq) => write!(f, "cannot drop on occupied square {sq}"),
             MoveError::DeadDrop(m) => write!(f, "{m}: the dropped piece could never move"),
-            MoveError::Nifu(sq) => write!(
-                f,
-                "nifu: a pawn of the same side is already on the file of {sq}"
-            ),
+            MoveError::Nifu(sq) => write!(f, "nifu: a pawn of the same side is already on the file of {sq}"),
             MoveError::PawnDropMate(sq) => {
                 write!(f, "pawn drop on {sq} would be checkmate (uchifuzume)")
             }
@@ -77,24 +74,18 @@ impl Position {
                 .filter(|p| p.is_hand_type() && b[0].is_ascii_uppercase())
                 .ok_or_else(syntax)?;
             let to: Square = text[2..].parse().map_err(|_| syntax())?;
-            if let Some(&m) = legal
-                .iter()
-                .find(|m| m.is_drop() && m.to() == to && m.dropped() == pt)
-            {
+            if let Some(&m) = legal.iter().find(|m| m.is_drop() && m.to() == to && m.dropped() == pt) {
                 return Ok(m);
             }
             return Err(self.explain_drop(pt, to, text));
         }
-        if (b.len() == 4 || (b.len() == 5 && b[4] == b'+'))
-            && text.is_char_boundary(2)
-            && text.is_char_boundary(4)
-        {
+        if (b.len() == 4 || (b.len() == 5 && b[4] == b'+')) && text.is_char_boundary(2) && text.is_char_boundary(4) {
             let from: Square = text[0..2].parse().map_err(|_| syntax())?;
             let to: Square = text[2..4].parse().map_err(|_| syntax())?;
             let promote = b.len() == 5;
-            if let Some(&m) = legal.iter().find(|m| {
-                !m.is_drop() && m.from() == from && m.to() == to && m.is_promotion() == promote
-            }) {
+            if let Some(&m) =
+                legal.iter().find(|m| !m.is_drop() && m.from() == from && m.to() == to && m.is_promotion() == promote)
+            {
                 return Ok(m);
             }
             return Err(self.explain_board_move(from, to, promote, text, us));
@@ -111,9 +102,7 @@ impl Position {
             return MoveError::Occupied(to);
         }
         let r = to.relative_rank(us);
-        if (pt == PieceType::Pawn || pt == PieceType::Lance) && r == 0
-            || pt == PieceType::Knight && r < 2
-        {
+        if (pt == PieceType::Pawn || pt == PieceType::Lance) && r == 0 || pt == PieceType::Knight && r < 2 {
             return MoveError::DeadDrop(text.to_string());
         }
         if pt == PieceType::Pawn && !pawn_drop_squares(self, us).contains(to) {
@@ -128,14 +117,7 @@ impl Position {
         MoveError::KingInCheck(text.to_string())
     }
 
-    fn explain_board_move(
-        &self,
-        from: Square,
-        to: Square,
-        promote: bool,
-        text: &str,
-        us: Color,
-    ) -> MoveError {
+    fn explain_board_move(&self, from: Square, to: Square, promote: bool, text: &str, us: Color) -> MoveError {
         let pc = self.piece_on(from);
         let Some(pt) = pc.kind_opt() else {
             return MoveError::NoPiece(from);
@@ -155,9 +137,7 @@ impl Position {
         }
         if !promote {
             let r = to.relative_rank(us);
-            if matches!(pt, PieceType::Pawn | PieceType::Lance) && r == 0
-                || pt == PieceType::Knight && r < 2
-            {
+            if matches!(pt, PieceType::Pawn | PieceType::Lance) && r == 0 || pt == PieceType::Knight && r < 2 {
                 return MoveError::MustPromote(text.to_string());
             }
         }

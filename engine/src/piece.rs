@@ -132,11 +132,7 @@ impl PieceType {
     pub const fn moves_as_gold(self) -> bool {
         matches!(
             self,
-            PieceType::Gold
-                | PieceType::ProPawn
-                | PieceType::ProLance
-                | PieceType::ProKnight
-                | PieceType::ProSilver
+            PieceType::Gold | PieceType::ProPawn | PieceType::ProLance | PieceType::ProKnight | PieceType::ProSilver
         )
     }
 
@@ -250,11 +246,7 @@ impl fmt::Display for Piece {
             None => write!(f, "."),
             Some(pt) => {
                 let l = pt.letter();
-                let l = if self.color() == Color::White {
-                    l.to_ascii_lowercase()
-                } else {
-                    l
-                };
+                let l = if self.color() == Color::White { l.to_ascii_lowercase() } else { l };
                 if pt.is_promoted() {
                     write!(f, "+{l}")
                 } else {

@@ -1,9 +1,7 @@
 //! The position: board, hands, side to move, and the state stack that makes `undo_move` cheap.
 
 use crate::attacks::*;
-use crate::{
-    zobrist, Bitboard, Color, Hand, Move, Piece, PieceType, Square, PIECE_TYPE_NB, SQUARE_COUNT,
-};
+use crate::{zobrist, Bitboard, Color, Hand, Move, Piece, PieceType, Square, PIECE_TYPE_NB, SQUARE_COUNT};
 
 /// What `do_move` computes and `undo_move` throws away: one entry per ply.
 #[derive(Clone, Copy, Debug)]
@@ -104,20 +102,13 @@ impl Position {
             hand: self.hands[self.side.index()],
         };
         st.checkers = self.attackers_to(!self.side, self.king_square(self.side), self.occupied());
-        st.blockers = [
-            self.compute_blockers(Color::Black),
-            self.compute_blockers(Color::White),
-        ];
+        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
         self.states.push(st);
     }
 
     /// The board key computed from scratch (side to move included).
     pub fn compute_board_key(&self) -> u64 {
-        let mut k = if self.side == Color::White {
-            zobrist::SIDE_KEY
-        } else {
-            0
-        };
+        let mut k = if self.side == Color::White { zobrist::SIDE_KEY } else { 0 };
         for sq in Square::ALL {
             let pc = self.board[sq.index()];
             if !pc.is_empty() {
@@ -132,9 +123,7 @@ impl Position {
         let mut k = 0u64;
         for c in Color::ALL {
             for pt in PieceType::HAND {
-                k = k.wrapping_add(
-                    zobrist::hand(c, pt).wrapping_mul(self.hands[c.index()].count(pt) as u64),
-                );
+                k = k.wrapping_add(zobrist::hand(c, pt).wrapping_mul(self.hands[c.index()].count(pt) as u64));
             }
         }
         k
@@ -310,14 +299,34 @@ impl Position {
 
     /// Pieces of both colours that attack `sq`, given the occupancy.
     pub fn attackers_to_all(&self, sq: Square, occupied: Bitboard) -> Bitboard {
-        self.attackers_to(Color::Black, sq, occupied)
-            | self.attackers_to(Color::White, sq, occupied)
+        self.attackers_to(Color::Black, sq, occupied) | self.attackers_to(Color::White, sq, occupied)
     }
 
-    /// Whether any piece of colour `c` attacks `sq`.
+    /// Whether any piece of colour `c` attacks `sq`; cheap step pieces are tried first.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occupied: Bitboard) -> bool {
-        self.attackers_to(c, sq, occupied).any()
+        let them = !c;
+        let own = self.by_color[c.index()];
+        if ((pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
+            | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
+            | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])
+            | (gold_attacks(them, sq) & self.golds())
+            | (king_attacks(sq) & self.kings_horses_dragons()))
+            & own
+            != Bitboard::EMPTY
+        {
+            return true;
+        }
+        let bishops = self.bishops_horses() & own;
+        if (bishop_pseudo(sq) & bishops).any() && (bishop_attacks(sq, occupied) & bishops).any() {
+            return true;
+        }
+        let rooks = self.rooks_dragons() & own;
+        if (rook_pseudo(sq) & rooks).any() && (rook_attacks(sq, occupied) & rooks).any() {
+            return true;
+        }
+        let lances = self.by_type[PieceType::Lance.index()] & own;
+        (forward_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occupied) & lances).any()
     }
 
     /// The pieces that alone stand between `c`'s king and an enemy slider aimed at it.
@@ -378,15 +387,9 @@ impl Position {
         self.game_ply += 1;
         let them = self.side;
         st.checkers = self.attackers_to(us, self.king_sq[them.index()], self.occupied());
-        st.continuous_check[us.index()] = if st.checkers.any() {
-            prev.continuous_check[us.index()].saturating_add(2)
-        } else {
-            0
-        };
-        st.blockers = [
-            self.compute_blockers(Color::Black),
-            self.compute_blockers(Color::White),
-        ];
+        st.continuous_check[us.index()] =
+            if st.checkers.any() { prev.continuous_check[us.index()].saturating_add(2) } else { 0 };
+        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
         st.hand = self.hands[them.index()];
         self.states.push(st);
     }
@@ -404,11 +407,7 @@ impl Position {
         if m.is_drop() {
             self.hands[us.index()].add(m.dropped());
         } else {
-            let before = if m.is_promotion() {
-                Piece::new(us, moved.kind().unpromoted())
-            } else {
-                moved
-            };
+            let before = if m.is_promotion() { Piece::new(us, moved.kind().unpromoted()) } else { moved };
             self.put_piece(before, m.from());
             if !st.captured.is_empty() {
                 self.put_piece(st.captured, to);
@@ -463,8 +462,7 @@ impl Position {
                 hk = hk.wrapping_add(zobrist::hand(us, captured.kind().unpromoted()));
                 bk ^= zobrist::psq(captured, to.index());
             }
-            bk ^= zobrist::psq(self.board[from.index()], from.index())
-                ^ zobrist::psq(m.piece_after(), to.index());
+            bk ^= zobrist::psq(self.board[from.index()], from.index()) ^ zobrist::psq(m.piece_after(), to.index());
         }
         bk ^ hk
     }
@@ -485,8 +483,7 @@ impl Position {
             return true;
         }
         // Discovered check: the mover uncovered one of our sliders aimed at their king.
-        (self.blockers_for_king(!us) & self.by_color[us.index()]).contains(from)
-            && !aligned(from, to, ksq)
+        (self.blockers_for_king(!us) & self.by_color[us.index()]).contains(from) && !aligned(from, to, ksq)
     }
 
     /// Whether a move of the side to move captures something or promotes.
@@ -518,17 +515,10 @@ impl Position {
         if st.board_key != self.compute_board_key() || st.hand_key != self.compute_hand_key() {
             return Err("incremental key differs from the key computed from scratch".into());
         }
-        if st.checkers
-            != self.attackers_to(!self.side, self.king_square(self.side), self.occupied())
-        {
+        if st.checkers != self.attackers_to(!self.side, self.king_square(self.side), self.occupied()) {
             return Err("checkers are stale".into());
         }
-        if st.blockers
-            != [
-                self.compute_blockers(Color::Black),
-                self.compute_blockers(Color::White),
-            ]
-        {
+        if st.blockers != [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)] {
             return Err("blockers are stale".into());
         }
         Ok(())

@@ -77,16 +77,13 @@ impl Position {
     /// bishops and rooks (promoted or not) 5, others 1. Also returns how many pieces are in
     /// the camp.
     pub fn entering_points(&self, c: Color) -> (u32, u32) {
-        let camp = Bitboard::far_ranks(c, 3);
+        let camp = Bitboard::zone(c);
         let ours = self.pieces_of(c) & camp & !self.pieces(c, PieceType::King);
         let big = ours & (self.bishops_horses() | self.rooks_dragons());
         let hand = self.hand(c);
         let hand_big = hand.count(PieceType::Bishop) + hand.count(PieceType::Rook);
         let hand_small = hand.total() - hand_big;
-        (
-            big.count() * 5 + (ours.count() - big.count()) + hand_big * 5 + hand_small,
-            ours.count(),
-        )
+        (big.count() * 5 + (ours.count() - big.count()) + hand_big * 5 + hand_small, ours.count())
     }
 
     /// Whether the side to move may declare an entering-king win now under `rule`: king in the

@@ -12,11 +12,7 @@ pub const fn see_value(pt: PieceType) -> i32 {
         PieceType::Lance => 315,
         PieceType::Knight => 405,
         PieceType::Silver => 495,
-        PieceType::Gold
-        | PieceType::ProPawn
-        | PieceType::ProLance
-        | PieceType::ProKnight
-        | PieceType::ProSilver => 540,
+        PieceType::Gold | PieceType::ProPawn | PieceType::ProLance | PieceType::ProKnight | PieceType::ProSilver => 540,
         PieceType::Bishop => 855,
         PieceType::Rook => 990,
         PieceType::Horse => 945,
@@ -47,11 +43,7 @@ impl Position {
     /// Whether the exchange started by `m` gains at least `threshold` (Stockfish's `see_ge`).
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
         let to = m.to();
-        let captured = if m.is_drop() {
-            0
-        } else {
-            self.piece_on(to).kind_opt().map_or(0, see_value)
-        };
+        let captured = if m.is_drop() { 0 } else { self.piece_on(to).kind_opt().map_or(0, see_value) };
         let mut swap = captured - threshold;
         if swap < 0 {
             return false;
@@ -83,11 +75,7 @@ impl Position {
                 break;
             };
             if pt == PieceType::King {
-                return if (attackers & self.pieces_of(!stm)).any() {
-                    !res
-                } else {
-                    res
-                };
+                return if (attackers & self.pieces_of(!stm)).any() { !res } else { res };
             }
             swap = see_value(pt) - swap;
             if swap < res as i32 {
@@ -97,10 +85,8 @@ impl Position {
             // Sliders behind the piece that just captured join in.
             attackers |= (bishop_attacks(to, occ) & self.bishops_horses())
                 | (rook_attacks(to, occ) & self.rooks_dragons())
-                | (lance_attacks(Color::White, to, occ)
-                    & self.pieces(Color::Black, PieceType::Lance))
-                | (lance_attacks(Color::Black, to, occ)
-                    & self.pieces(Color::White, PieceType::Lance));
+                | (lance_attacks(Color::White, to, occ) & self.pieces(Color::Black, PieceType::Lance))
+                | (lance_attacks(Color::Black, to, occ) & self.pieces(Color::White, PieceType::Lance));
         }
         res
     }

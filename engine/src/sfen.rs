@@ -73,12 +73,8 @@ impl Position {
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
         let mut fields = sfen.split_whitespace();
         let board = fields.next().ok_or(SfenError::MissingField("board"))?;
-        let side = fields
-            .next()
-            .ok_or(SfenError::MissingField("side to move"))?;
-        let hands = fields
-            .next()
-            .ok_or(SfenError::MissingField("pieces in hand"))?;
+        let side = fields.next().ok_or(SfenError::MissingField("side to move"))?;
+        let hands = fields.next().ok_or(SfenError::MissingField("pieces in hand"))?;
         let ply = match fields.next() {
             None => 1,
             Some(n) => match n.parse::<u32>() {
@@ -145,11 +141,7 @@ impl Position {
                 }
                 if n > 0 {
                     let l = pt.letter();
-                    hands.push(if c == Color::White {
-                        l.to_ascii_lowercase()
-                    } else {
-                        l
-                    });
+                    hands.push(if c == Color::White { l.to_ascii_lowercase() } else { l });
                 }
             }
         }
@@ -198,30 +190,17 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), SfenError> {
             promote = false;
             squares += 1;
             if file < 0 {
-                return Err(SfenError::RankLength {
-                    rank: rank_char,
-                    squares,
-                });
+                return Err(SfenError::RankLength { rank: rank_char, squares });
             }
-            let color = if ch.is_ascii_uppercase() {
-                Color::Black
-            } else {
-                Color::White
-            };
-            pos.put_piece(
-                Piece::new(color, pt),
-                Square::from_coords(file as u8, r as u8),
-            );
+            let color = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
+            pos.put_piece(Piece::new(color, pt), Square::from_coords(file as u8, r as u8));
             file -= 1;
         }
         if promote {
             return Err(SfenError::BadPromotion(text.to_string()));
         }
         if squares != 9 {
-            return Err(SfenError::RankLength {
-                rank: rank_char,
-                squares,
-            });
+            return Err(SfenError::RankLength { rank: rank_char, squares });
         }
     }
     Ok(())
@@ -251,11 +230,7 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
         if n == 0 {
             return Err(bad());
         }
-        let c = if ch.is_ascii_uppercase() {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let c = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
         for _ in 0..n {
             if hands[c.index()].count(pt) >= pt.set_count() as u32 {
                 return Err(SfenError::TooManyPieces(pt));

@@ -105,11 +105,7 @@ pub struct ParseSquareError(pub String);
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bad square '{}' (expected file 1-9 and rank a-i, like 7g)",
-            self.0
-        )
+        write!(f, "bad square '{}' (expected file 1-9 and rank a-i, like 7g)", self.0)
     }
 }
 

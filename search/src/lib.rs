@@ -10,4 +10,4 @@ mod api;
 mod mate;
 
 pub use api::*;
-pub use mate::{solve_mate, MateProgress, MateResult};
+pub use mate::{mate_in_1, solve_mate, solve_mate_nodes, verify_line, MateProgress, MateReport, MateResult};

@@ -1,7 +1,18 @@
-//! The df-pn mate solver behind `go mate`. (Placeholder: always times out.)
+//! The mate solver behind `go mate`, and mate-in-one for the game search.
+//!
+//! `solve_mate` runs df-pn (`dfpn.rs`) over checking moves, then shortens the mate it found by
+//! searching again below its length until that is disproved, and finally reads a mating line
+//! from the table in which the attacker mates as fast as possible and the defender resists as
+//! long as possible. Every line it returns has been replayed: legal moves, every attacker move
+//! a check, the last position checkmate.
 
-use engine::{Move, Position};
+mod dfpn;
+mod tt;
+
+use dfpn::{Outcome, Solver, MAX_PLY};
+use engine::{generate, generate_checks, GenKind, Move, MoveList, Position};
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// The answer to `go mate`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +35,8 @@ pub struct MateProgress {
 }
 
 /// Solves `go mate`: searches for a forced mate by the side to move within `time_ms`
-/// (`None` = until `stop`), reporting progress about once a second. Placeholder: always times out.
+/// (`None` = until `stop`), reporting progress about once a second. A `Mate` line is the
+/// shortest mate when the time allowed proving that, and always a real mate.
 pub fn solve_mate(
     pos: &Position,
     time_ms: Option<u64>,
@@ -32,6 +44,211 @@ pub fn solve_mate(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(MateProgress),
 ) -> MateResult {
-    let _ = (pos, time_ms, hash_mb, stop, progress);
-    MateResult::Timeout
+    let mut solver = Solver::new(hash_mb);
+    solver.stop = Some(stop);
+    solver.progress = Some(progress);
+    solver.reset_counters();
+    solver.deadline = time_ms.map(|t| Instant::now() + Duration::from_millis(t));
+    let mut pos = pos.clone();
+    run(&mut solver, &mut pos, true).0
+}
+
+/// What `solve_mate_nodes` found, with the work it took.
+#[derive(Clone, Debug)]
+pub struct MateReport {
+    /// The answer.
+    pub result: MateResult,
+    /// Nodes searched (all phases).
+    pub nodes: u64,
+    /// Whether a `Mate` line is proved to be the shortest.
+    pub shortest: bool,
+}
+
+/// Searches for a mate by the side to move with at most about `max_nodes` nodes for the
+/// search proper (finding the shortest mate and reading the line may take as many again).
+/// With `shortest == false` the first mate proved is returned, not necessarily the shortest.
+pub fn solve_mate_nodes(pos: &Position, max_nodes: u64, hash_mb: usize, shortest: bool) -> MateReport {
+    let mut solver = Solver::new(hash_mb);
+    solver.reset_counters();
+    solver.max_nodes = max_nodes;
+    let mut pos = pos.clone();
+    let (result, shortest) = run(&mut solver, &mut pos, shortest);
+    MateReport { result, nodes: solver.nodes, shortest }
+}
+
+/// The three phases: prove, shorten, read the line.
+fn run(solver: &mut Solver, pos: &mut Position, shortest: bool) -> (MateResult, bool) {
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    if checks.is_empty() {
+        return (MateResult::NoMate, false);
+    }
+    solver.set_path(0, pos.key());
+    let o = solver.search_or(pos, 0, MAX_PLY);
+    if o.pn != 0 {
+        return if o.dn == 0 && o.nomate == tt::INF_DEPTH {
+            (MateResult::NoMate, false)
+        } else {
+            (MateResult::Timeout, false)
+        };
+    }
+    let mut len = o.mate_len;
+    let mut exact = len == 1;
+    if shortest {
+        while len >= 3 && !solver.aborted {
+            let o: Outcome = solver.search_or(pos, 0, len - 2);
+            if o.pn == 0 {
+                len = o.mate_len;
+                exact = len == 1;
+            } else if o.dn == 0 {
+                exact = true;
+                break;
+            }
+        }
+    }
+    // Reading the line needs a few more (small) searches; allow them even when the budget
+    // of the search proper is spent, but never past a stop request.
+    solver.aborted = false;
+    solver.max_nodes = solver.max_nodes.saturating_add(solver.nodes.max(200_000));
+    if let Some(d) = solver.deadline {
+        solver.deadline = Some(d.max(Instant::now()) + Duration::from_millis(solver.elapsed_ms() / 4 + 50));
+    }
+    match extract_line(solver, pos, len) {
+        Some(line) if verify_line(pos, &line) => (MateResult::Mate(line), exact),
+        _ => (MateResult::Timeout, false),
+    }
+}
+
+/// Reads a mating line of at most `len` plies: at OR nodes a check proved to mate within the
+/// remaining length, at AND nodes an evasion after which no shorter mate exists (so the line is
+/// as long as the defender can make it when `len` is exact).
+fn extract_line(solver: &mut Solver, pos: &mut Position, len: u16) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut d = len;
+    let result = loop {
+        // Attacker to move, mate within d.
+        solver.set_path(line.len(), pos.key());
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let us = pos.side_to_move();
+        let mut order: Vec<(u32, u16, Move)> = checks
+            .iter()
+            .map(|&m| {
+                let (pn, _, ml) = solver.probe_child(pos, m, us, d - 1);
+                (pn, ml, m)
+            })
+            .collect();
+        order.sort_by_key(|&(pn, ml, _)| (pn != 0, ml, pn));
+        let mut chosen = None;
+        for &(pn, ml, m) in &order {
+            if pn == 0 {
+                chosen = Some((m, ml));
+                break;
+            }
+            pos.do_move(m);
+            let o = solver.search_and(pos, line.len() + 1, d - 1);
+            pos.undo_move(m);
+            if o.pn == 0 {
+                chosen = Some((m, o.mate_len));
+                break;
+            }
+            if solver.aborted {
+                break;
+            }
+        }
+        let Some((m, ml)) = chosen else { break None };
+        pos.do_move(m);
+        line.push(m);
+        d = ml.min(d - 1);
+        // Defender to move, mated within d.
+        solver.set_path(line.len(), pos.key());
+        let mut evasions = MoveList::new();
+        generate(pos, GenKind::All, &mut evasions);
+        if evasions.is_empty() {
+            break Some(());
+        }
+        if d < 2 {
+            break None;
+        }
+        let them = !pos.side_to_move();
+        let mut chosen = None;
+        while chosen.is_none() {
+            if d < 4 {
+                chosen = Some(evasions.as_slice()[0]);
+                break;
+            }
+            // An evasion after which there is no mate within d - 3.
+            for &e in evasions.iter() {
+                let (_, dn, _) = solver.probe_child(pos, e, them, d - 3);
+                if dn == 0 {
+                    chosen = Some(e);
+                    break;
+                }
+            }
+            if chosen.is_some() {
+                break;
+            }
+            for &e in evasions.iter() {
+                pos.do_move(e);
+                let o = solver.search_or(pos, line.len() + 1, d - 3);
+                pos.undo_move(e);
+                if o.dn == 0 {
+                    chosen = Some(e);
+                    break;
+                }
+                if solver.aborted {
+                    break;
+                }
+            }
+            if solver.aborted {
+                break;
+            }
+            if chosen.is_none() {
+                d -= 2; // every evasion is mated sooner: the bound was not tight here
+            }
+        }
+        let Some(e) = chosen else { break None };
+        pos.do_move(e);
+        line.push(e);
+        d -= 1;
+        if d == 0 {
+            break None;
+        }
+    };
+    for &m in line.iter().rev() {
+        pos.undo_move(m);
+    }
+    result.map(|_| line)
+}
+
+/// Replays `line` from `pos`: legal moves, every attacker move a check, ending in checkmate.
+pub fn verify_line(pos: &Position, line: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal(m) {
+            return false;
+        }
+        if i % 2 == 0 && !p.gives_check(m) {
+            return false;
+        }
+        p.do_move(m);
+    }
+    line.len() % 2 == 1 && !p.has_legal_move()
+}
+
+/// A mate in one for the side to move, if there is one (any checking move after which the
+/// opponent has no legal move; pawn-drop mate excluded by the rules).
+pub fn mate_in_1(pos: &mut Position) -> Option<Move> {
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    // Drops and moves next to the king first: they are the usual mates.
+    for &m in checks.iter() {
+        pos.do_move(m);
+        let mated = !pos.has_legal_move();
+        pos.undo_move(m);
+        if mated {
+            return Some(m);
+        }
+    }
+    None
 }

@@ -1,1 +1,210 @@
-fn main() {}
+//! Kaname, a USI shogi engine: the binary. With no arguments it speaks USI on stdin/stdout;
+//! `bench`, `perft`, `go` and `help` are for people and scripts.
+
+mod bench;
+mod options;
+mod output;
+mod parse;
+mod session;
+mod tools;
+
+use output::Output;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Printable ASCII only (anything else becomes `?`), at most `max` characters (`...` marks a cut).
+pub fn ascii(text: &str, max: usize) -> String {
+    let mut s: String = text.chars().take(max).map(|c| if (' '..='~').contains(&c) { c } else { '?' }).collect();
+    if text.chars().nth(max).is_some() {
+        s.push_str("...");
+    }
+    s
+}
+
+/// The `help` text (also `kaname --help`).
+pub fn help_lines() -> Vec<String> {
+    [
+        concat!("Kaname ", env!("CARGO_PKG_VERSION"), ", a USI shogi engine."),
+        "",
+        "Command line:",
+        "  kaname                          speak USI on stdin/stdout (for GUIs)",
+        "  kaname bench [depth] [threads] [hash]   fixed-depth search of the bench positions",
+        "  kaname perft <depth> [<sfen>]   count leaf nodes, split by root move",
+        "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
+        "                                  think about one position and print the best move",
+        "  kaname options-markdown         print the options table (Markdown)",
+        "  kaname help | --help            this text",
+        "",
+        "USI commands: usi isready setoption usinewgame position go stop ponderhit gameover quit",
+        "Extra commands: d (board), eval (material, placeholder), perft <depth>,",
+        "  bench [depth] [threads] [hash], help",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// Parses `[depth] [threads] [hash]` of `bench`.
+pub fn bench_args(args: &[&str]) -> Result<(i32, Option<usize>, Option<usize>), String> {
+    if args.len() > 3 {
+        return Err("expected bench [depth] [threads] [hash]".into());
+    }
+    let num = |i: usize, what: &str, lo: u64, hi: u64| -> Result<Option<u64>, String> {
+        match args.get(i) {
+            None => Ok(None),
+            Some(t) => match t.parse::<u64>() {
+                Ok(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
+                _ => Err(format!("{what} must be {lo}..{hi}, not '{}'", ascii(t, 20))),
+            },
+        }
+    };
+    let depth = num(0, "depth", 1, 127)?.map_or(bench::DEFAULT_DEPTH, |d| d as i32);
+    let threads = num(1, "threads", 1, 256)?.map(|n| n as usize);
+    let hash = num(2, "hash", 1, 65536)?.map(|n| n as usize);
+    Ok((depth, threads, hash))
+}
+
+fn usage_error(msg: &str) -> ! {
+    eprintln!("kaname: {msg}");
+    eprintln!("try: kaname --help");
+    std::process::exit(2);
+}
+
+fn cli_bench(args: &[&str]) {
+    let (depth, threads, hash) = bench_args(args).unwrap_or_else(|e| usage_error(&e));
+    let mut o = options::Settings::default().search;
+    o.threads = threads.unwrap_or(o.threads);
+    o.hash_mb = hash.unwrap_or(o.hash_mb);
+    let mut searcher = search::Searcher::new();
+    searcher.set_options(&o);
+    searcher.prepare();
+    let out = Output::stdout();
+    bench::run(&mut searcher, depth, &mut |l| out.line(&l));
+}
+
+fn cli_perft(args: &[&str]) {
+    let depth = match args.first().map(|d| d.parse::<u32>()) {
+        Some(Ok(d)) if (1..=12).contains(&d) => d,
+        _ => usage_error("expected perft <depth 1..12> [<sfen>]"),
+    };
+    let pos = if args.len() > 1 {
+        let sfen = args[1..].join(" ");
+        let sfen = sfen.strip_prefix("sfen ").unwrap_or(&sfen);
+        engine::Position::from_sfen(sfen).unwrap_or_else(|e| usage_error(&format!("bad SFEN: {e}")))
+    } else {
+        engine::Position::startpos()
+    };
+    Output::stdout().lines(tools::perft(&pos, depth));
+}
+
+fn cli_go(args: &[&str]) {
+    let mut sfen: Vec<&str> = Vec::new();
+    let mut moves: Vec<&str> = Vec::new();
+    let mut movetime = 3000u64;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i];
+        i += 1;
+        let start = i;
+        while i < args.len() && !args[i].starts_with("--") {
+            i += 1;
+        }
+        let vals = &args[start..i];
+        match flag {
+            "--sfen" => sfen.extend(vals),
+            "--moves" => moves.extend(vals),
+            "--movetime" => match vals {
+                [t] => movetime = t.parse().unwrap_or_else(|_| usage_error("--movetime needs milliseconds")),
+                _ => usage_error("--movetime needs milliseconds"),
+            },
+            other => usage_error(&format!("unknown argument '{other}'")),
+        }
+    }
+    let mut pos = if sfen.is_empty() {
+        engine::Position::startpos()
+    } else {
+        engine::Position::from_sfen(&sfen.join(" ")).unwrap_or_else(|e| usage_error(&format!("bad SFEN: {e}")))
+    };
+    if let Some(e) = parse::apply_moves(&mut pos, moves.iter().copied()) {
+        usage_error(&e);
+    }
+    let out = Arc::new(Output::stdout());
+    let settings = options::Settings::default();
+    if let Some(r) = session::trivial_result(&pos, settings.search.entering_king_rule) {
+        out.line(&session::bestmove_line(&pos, &r));
+        return;
+    }
+    let mut searcher = search::Searcher::new();
+    searcher.set_options(&settings.search);
+    searcher.prepare();
+    let limits = search::Limits { movetime: Some(movetime), ..Default::default() };
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    let info_out = out.clone();
+    let info_pos = pos.clone();
+    searcher.start(
+        pos.clone(),
+        limits,
+        Box::new(move |info| info_out.line(&session::info_line(&info_pos, &info))),
+        Box::new(move |r| {
+            let _ = tx.send(r);
+        }),
+    );
+    let timeout = Duration::from_millis(movetime.saturating_add(10_000));
+    match rx.recv_timeout(timeout) {
+        Ok(r) => out.line(&session::bestmove_line(&pos, &r)),
+        Err(_) => {
+            searcher.stop();
+            match rx.recv_timeout(Duration::from_secs(5)) {
+                Ok(r) => out.line(&session::bestmove_line(&pos, &r)),
+                Err(_) => {
+                    eprintln!("kaname: the search did not finish");
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    searcher.wait();
+}
+
+fn main() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = argv.iter().map(String::as_str).collect();
+    match args.first().copied() {
+        None => {
+            let out = Arc::new(Output::stdout());
+            let mut session = session::Session::new(out);
+            session::spawn_reader(session.sender());
+            session.run();
+            // Search threads may still be parked; stdout is flushed line by line.
+            std::process::exit(0);
+        }
+        Some("bench") => cli_bench(&args[1..]),
+        Some("perft") => cli_perft(&args[1..]),
+        Some("go") => cli_go(&args[1..]),
+        Some("options-markdown") => print!("{}", options::markdown_table()),
+        Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
+        Some(other) => usage_error(&format!("unknown command '{other}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_cleans_and_cuts() {
+        assert_eq!(ascii("ab\u{3042}\tc", 10), "ab??c");
+        assert_eq!(ascii("abcdef", 3), "abc...");
+    }
+
+    #[test]
+    fn bench_arguments() {
+        assert_eq!(bench_args(&[]).unwrap(), (bench::DEFAULT_DEPTH, None, None));
+        assert_eq!(bench_args(&["5", "2", "16"]).unwrap(), (5, Some(2), Some(16)));
+        assert!(bench_args(&["0"]).is_err());
+        assert!(bench_args(&["x"]).is_err());
+    }
+}

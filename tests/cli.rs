@@ -1,0 +1,109 @@
+//! The command line for people and scripts, and the documentation that describes it.
+
+use std::process::{Command, Output};
+
+fn kaname(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kaname")).args(args).output().expect("running kaname")
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(o.status.success(), "status {:?}, stderr: {}", o.status, String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn repo_file(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+#[test]
+fn help() {
+    for a in ["help", "--help"] {
+        let s = stdout(&kaname(&[a]));
+        assert!(s.contains("kaname bench") && s.contains("kaname perft") && s.contains("kaname go"));
+    }
+    let o = kaname(&["--no-such-flag"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn perft_command() {
+    let s = stdout(&kaname(&["perft", "3"]));
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines.len(), 30 + 3, "{s}");
+    assert!(lines.contains(&"Nodes searched: 25470"), "{s}");
+    assert!(lines.iter().take(30).all(|l| l.split(": ").count() == 2));
+    let s = stdout(&kaname(&["perft", "2", "7lk/9/8S/9/9/9/9/7L1/8K", "b", "P", "1"]));
+    assert!(s.contains("Nodes searched: 639"), "{s}");
+    let s = stdout(&kaname(&["perft", "1", "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"]));
+    assert!(s.contains("Nodes searched: 207"), "{s}");
+    assert_eq!(kaname(&["perft"]).status.code(), Some(2));
+    assert_eq!(kaname(&["perft", "2", "bad sfen"]).status.code(), Some(2));
+}
+
+fn check_go_output(s: &str, pos: &engine::Position) {
+    let lines: Vec<&str> = s.lines().collect();
+    let last = lines.last().expect("output");
+    assert!(lines[..lines.len() - 1].iter().all(|l| l.starts_with("info ")), "{s}");
+    let t: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(t[0], "bestmove", "{s}");
+    pos.parse_usi_move(t[1]).unwrap_or_else(|e| panic!("{last}: {e}"));
+}
+
+#[test]
+fn go_command() {
+    let s = stdout(&kaname(&["go", "--movetime", "200"]));
+    check_go_output(&s, &engine::Position::startpos());
+    let s = stdout(&kaname(&["go", "--moves", "7g7f", "3c3d", "--movetime", "100"]));
+    let mut pos = engine::Position::startpos();
+    for m in ["7g7f", "3c3d"] {
+        let mv = pos.parse_usi_move(m).unwrap();
+        pos.do_move(mv);
+    }
+    check_go_output(&s, &pos);
+    let sfen = "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124";
+    let s = stdout(&kaname(&["go", "--sfen", sfen, "--movetime", "100"]));
+    check_go_output(&s, &engine::Position::from_sfen(sfen).unwrap());
+    let s = stdout(&kaname(&["go", "--sfen", "4k4/4G4/4P4/9/9/9/9/9/4K4", "w", "-", "1"]));
+    assert_eq!(s.trim(), "bestmove resign");
+    assert_eq!(kaname(&["go", "--moves", "1a1b"]).status.code(), Some(2));
+    assert_eq!(kaname(&["go", "--movetime"]).status.code(), Some(2));
+}
+
+#[test]
+fn bench_command() {
+    let s = stdout(&kaname(&["bench", "2", "1", "16"]));
+    let per_position = s.lines().filter(|l| l.starts_with("position ") && l.contains("Nodes searched: ")).count();
+    assert!(per_position >= 10, "{s}");
+    assert!(s.lines().any(|l| l.starts_with("Nodes searched: ")), "{s}");
+    assert!(s.lines().any(|l| l.starts_with("Nodes/second: ")), "{s}");
+    assert_eq!(kaname(&["bench", "zero"]).status.code(), Some(2));
+}
+
+#[test]
+fn readme_options_table_is_generated_from_the_option_list() {
+    let table = stdout(&kaname(&["options-markdown"]));
+    let readme = repo_file("README.md");
+    assert!(
+        readme.contains(&table),
+        "README.md's options table is out of date; replace it with the output of \
+         `cargo run --release -- options-markdown`:\n{table}"
+    );
+}
+
+#[test]
+fn ci_runs_exactly_the_readme_test_command() {
+    let readme = repo_file("README.md");
+    let ci = repo_file(".ci/run");
+    let cmd = "cargo test --release --workspace";
+    assert!(readme.contains(cmd));
+    assert!(readme.contains("cargo run --release -- go"));
+    assert!(ci.starts_with("#!/usr/bin/env bash") || ci.starts_with("#!/bin/bash"));
+    assert!(ci.contains("set -euo pipefail"));
+    let commands: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("set ") && !l.starts_with("cd "))
+        .collect();
+    assert_eq!(commands, vec![cmd], ".ci/run runs something else");
+}

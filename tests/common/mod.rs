@@ -1,0 +1,350 @@
+//! A USI session with the built `kaname` binary over pipes, for end-to-end tests.
+//!
+//! Liveness waits are generous (a loaded 2-core machine must not make the tests flaky); the
+//! protocol checks are strict: every `bestmove` is legal in the position the test sent, every
+//! `go` gets exactly one `bestmove` (one `checkmate` for `go mate`), and every stdout line
+//! starts with a USI keyword.
+
+#![allow(dead_code)]
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use engine::Position;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Generous bound for anything that must merely happen.
+pub const LIVE: Duration = Duration::from_secs(20);
+
+/// The first words stdout lines may start with (the empty line is the `isready` keep-alive).
+pub const USI_KEYWORDS: &[&str] = &["id", "option", "usiok", "readyok", "info", "bestmove", "checkmate"];
+
+/// A running engine.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Option<String>>,
+    stderr: Arc<Mutex<String>>,
+    /// Every stdout line so far.
+    pub lines: Vec<String>,
+    /// Every line sent.
+    pub sent: Vec<String>,
+    /// Lines read and not yet consumed by a wait.
+    cursor: usize,
+    eof: bool,
+    /// The position the test believes the engine has (for legality checks).
+    pub pos: Position,
+    /// Allow non-USI stdout lines (after `d`, `perft`, `help` ...).
+    pub human_output: bool,
+}
+
+/// `position ...` arguments applied the way the protocol defines them (`resign`/`win` end the
+/// list, `pass`/`0000`/`null` are null moves), panicking on anything the test did not mean.
+pub fn position_from_command(cmd: &str) -> Position {
+    let t: Vec<&str> = cmd.split_whitespace().collect();
+    assert_eq!(t[0], "position");
+    let moves_at = t.iter().position(|x| *x == "moves").unwrap_or(t.len());
+    let mut pos = match t[1] {
+        "startpos" => Position::startpos(),
+        "sfen" => Position::from_sfen(&t[2..moves_at].join(" ")).expect("test SFEN"),
+        _ => Position::from_sfen(&t[1..moves_at].join(" ")).expect("test SFEN"),
+    };
+    for m in t.iter().skip(moves_at + 1) {
+        match *m {
+            "resign" | "win" => break,
+            "pass" | "0000" | "null" => pos.do_null_move(),
+            _ => {
+                let mv = pos.parse_usi_move(m).expect("test move");
+                pos.do_move(mv);
+            }
+        }
+    }
+    pos
+}
+
+impl Engine {
+    /// Starts the binary with a USI session on pipes.
+    pub fn spawn() -> Engine {
+        Engine::spawn_with_args(&[])
+    }
+
+    /// Starts the binary with arguments.
+    pub fn spawn_with_args(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kaname"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawning kaname");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut buf = Vec::new();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        assert!(buf.ends_with(b"\n"), "stdout line without newline");
+                        buf.pop();
+                        let s = String::from_utf8(buf).expect("stdout is UTF-8 (ASCII)");
+                        if tx.send(Some(s)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut err_pipe = child.stderr.take().unwrap();
+        let err_store = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                err_store.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            rx,
+            stderr,
+            lines: Vec::new(),
+            sent: Vec::new(),
+            cursor: 0,
+            eof: false,
+            pos: Position::startpos(),
+            human_output: false,
+        }
+    }
+
+    /// The whole conversation so far, for failure messages.
+    pub fn transcript(&self) -> String {
+        let mut s = String::from("--- sent:\n");
+        for l in &self.sent {
+            s.push_str(&format!("> {}\n", l.chars().take(200).collect::<String>()));
+        }
+        s.push_str("--- received:\n");
+        for l in &self.lines {
+            s.push_str(&format!("< {}\n", l.chars().take(200).collect::<String>()));
+        }
+        s.push_str("--- stderr:\n");
+        s.push_str(&self.stderr.lock().unwrap());
+        s
+    }
+
+    /// Sends one line (a `position` line also updates the test's idea of the position).
+    pub fn send(&mut self, line: &str) {
+        if line.starts_with("position") {
+            self.pos = position_from_command(line);
+        }
+        self.send_raw(format!("{line}\n").as_bytes());
+        self.sent.push(line.to_string());
+    }
+
+    /// Sends bytes as they are (no newline added; not recorded as a command).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("writing to the engine");
+        stdin.flush().unwrap();
+    }
+
+    /// Records a command sent with `send_raw` (for the bestmove count).
+    pub fn record_sent(&mut self, line: &str) {
+        self.sent.push(line.to_string());
+    }
+
+    /// Closes stdin (EOF for the engine).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    fn pull(&mut self, timeout: Duration) -> bool {
+        if self.eof {
+            return false;
+        }
+        match self.rx.recv_timeout(timeout) {
+            Ok(Some(l)) => {
+                self.lines.push(l);
+                true
+            }
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                self.eof = true;
+                false
+            }
+            Err(RecvTimeoutError::Timeout) => false,
+        }
+    }
+
+    /// Reads until a line satisfies `pred`; returns the lines read (the matching one last).
+    /// Panics with the transcript on timeout.
+    pub fn read_until(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            while self.cursor < self.lines.len() {
+                let i = self.cursor;
+                self.cursor += 1;
+                if pred(&self.lines[i]) {
+                    return self.lines[..=i].to_vec();
+                }
+            }
+            let now = Instant::now();
+            if now >= deadline || self.eof {
+                panic!("timed out after {timeout:?} waiting for a line\n{}", self.transcript());
+            }
+            self.pull(deadline - now);
+        }
+    }
+
+    /// Reads until a line starting with `prefix` (as a whole word); returns that line and the
+    /// lines read since the previous wait.
+    pub fn expect(&mut self, prefix: &str, timeout: Duration) -> (String, Vec<String>) {
+        let start = self.cursor;
+        let p = prefix.to_string();
+        let all = self.read_until(move |l| l == p || l.starts_with(&format!("{p} ")), timeout);
+        let last = all.last().unwrap().clone();
+        (last, all[start..all.len() - 1].to_vec())
+    }
+
+    /// Everything that arrives during `dur` (consumed).
+    pub fn collect_for(&mut self, dur: Duration) -> Vec<String> {
+        let deadline = Instant::now() + dur;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            if !self.pull(left) && self.eof {
+                break;
+            }
+        }
+        let start = self.cursor;
+        self.cursor = self.lines.len();
+        self.lines[start..].to_vec()
+    }
+
+    /// Waits for `bestmove` and checks that its move (and ponder move) is legal in the test's
+    /// position. Returns the line.
+    pub fn expect_bestmove(&mut self, timeout: Duration) -> String {
+        let (line, _) = self.expect("bestmove", timeout);
+        self.check_bestmove(&line);
+        line
+    }
+
+    /// Checks a `bestmove` line against the test's position.
+    pub fn check_bestmove(&self, line: &str) {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        assert!(t.len() == 2 || (t.len() == 4 && t[2] == "ponder"), "malformed: {line}");
+        let mut legal = engine::MoveList::new();
+        engine::generate_legal(&self.pos, &mut legal);
+        match t[1] {
+            "resign" => {
+                assert!(legal.is_empty(), "resigned with legal moves in {}\n{}", self.pos.to_sfen(), self.transcript())
+            }
+            "win" => assert!(self.pos.declaration_win(engine::EnteringKingRule::Csa27)),
+            m => {
+                let mv = self.pos.parse_usi_move(m).unwrap_or_else(|e| {
+                    panic!("illegal bestmove {m} in {}: {e}\n{}", self.pos.to_sfen(), self.transcript())
+                });
+                if t.len() == 4 {
+                    let mut after = self.pos.clone();
+                    after.do_move(mv);
+                    after.parse_usi_move(t[3]).unwrap_or_else(|e| panic!("illegal ponder move in {line}: {e}"));
+                }
+            }
+        }
+    }
+
+    /// Sends `go ...` and returns its `bestmove`, checked.
+    pub fn go(&mut self, go: &str) -> String {
+        self.send(go);
+        self.expect_bestmove(LIVE)
+    }
+
+    /// Spawns, reads the `usi` answer, sets a small hash and waits for `readyok`.
+    pub fn ready() -> Engine {
+        let mut e = Engine::spawn();
+        e.send("usi");
+        e.expect("usiok", LIVE);
+        e.send("setoption name USI_Hash value 16");
+        e.sync();
+        e
+    }
+
+    /// Sends `isready` and waits for `readyok`.
+    pub fn sync(&mut self) {
+        self.send("isready");
+        self.expect("readyok", LIVE);
+    }
+
+    /// Waits for the process to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                return st;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the engine did not exit within {timeout:?}\n{}", self.transcript());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Sends `quit`, waits for the exit, reads the rest of stdout and checks the protocol rules
+    /// over the whole session. Returns all stdout lines.
+    pub fn finish(mut self) -> Vec<String> {
+        if self.stdin.is_some() {
+            self.send("quit");
+        }
+        let st = self.wait_exit(LIVE);
+        while self.pull(Duration::from_secs(5)) {}
+        assert!(st.success(), "exit status {st:?}\n{}", self.transcript());
+        self.check_protocol();
+        self.lines.clone()
+    }
+
+    /// Every `go` answered by exactly one `bestmove` (`go mate`: one `checkmate`), stdout lines
+    /// all USI, `info` lines with `pv` last and only ASCII.
+    pub fn check_protocol(&self) {
+        let gos = self.sent.iter().filter(|l| l.split_whitespace().next() == Some("go")).collect::<Vec<_>>();
+        let mates = gos.iter().filter(|l| l.split_whitespace().any(|t| t == "mate")).count();
+        let count = |k: &str| self.lines.iter().filter(|l| l.split_whitespace().next() == Some(k)).count();
+        assert_eq!(count("bestmove"), gos.len() - mates, "bestmove count\n{}", self.transcript());
+        assert_eq!(count("checkmate"), mates, "checkmate count\n{}", self.transcript());
+        for l in &self.lines {
+            assert!(l.is_ascii(), "non-ASCII output: {l:?}");
+            let first = l.split_whitespace().next().unwrap_or("");
+            if !self.human_output {
+                assert!(
+                    l.is_empty() || USI_KEYWORDS.contains(&first),
+                    "non-USI stdout line {l:?}\n{}",
+                    self.transcript()
+                );
+            }
+            let t: Vec<&str> = l.split_whitespace().collect();
+            if first == "info" && t.get(1) != Some(&"string") {
+                if let Some(i) = t.iter().position(|x| *x == "pv") {
+                    assert!(t[i + 1..].iter().all(|m| m.len() == 4 || m.len() == 5), "pv not last: {l}");
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `info string error:` lines among `lines`.
+pub fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info string error:")).collect()
+}

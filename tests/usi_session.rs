@@ -1,0 +1,564 @@
+//! End-to-end USI sessions with the built binary, as ShogiGUI, Shogidokoro and scripts hold them.
+
+mod common;
+
+use common::{errors, Engine, LIVE};
+use std::time::{Duration, Instant};
+
+/// Short thinking time for a game move.
+const GO: &str = "go btime 0 wtime 0 byoyomi 200";
+/// How long to watch for a forbidden early `bestmove`.
+const QUIET: Duration = Duration::from_millis(300);
+
+fn no_bestmove(lines: &[String]) -> bool {
+    !lines.iter().any(|l| l.starts_with("bestmove"))
+}
+
+#[test]
+fn usi_answers_at_once_and_declares_every_option() {
+    let mut e = Engine::spawn();
+    let t = Instant::now();
+    e.send("usi");
+    let (_, lines) = e.expect("usiok", LIVE);
+    let ms = t.elapsed().as_millis();
+    println!("usi -> usiok took {ms} ms");
+    assert!(ms < 2000, "usiok took {ms} ms");
+    assert!(lines[0].starts_with("id name Kaname "), "{lines:?}");
+    assert_eq!(lines[1], "id author The Kaname developers");
+    let names: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    for want in [
+        "USI_Hash",
+        "USI_Ponder",
+        "Threads",
+        "MultiPV",
+        "NetworkDelay",
+        "NetworkDelay2",
+        "MinimumThinkingTime",
+        "SlowMover",
+        "MaxMovesToDraw",
+        "EnteringKingRule",
+        "DrawValue",
+        "ResignValue",
+        "DepthLimit",
+        "NodesLimit",
+        "USI_OwnBook",
+        "ClearHash",
+        "UsiLog",
+        "MateHash",
+    ] {
+        assert!(names.contains(&want), "option {want} not declared: {names:?}");
+    }
+    e.finish();
+}
+
+/// Reads the `usi` answer and sends `setoption` for every declared option with its default,
+/// the way Shogidokoro and ShogiHome do before every game.
+fn set_every_option(e: &mut Engine) {
+    e.send("usi");
+    let (_, lines) = e.expect("usiok", LIVE);
+    for l in lines.iter().filter(|l| l.starts_with("option name ")) {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let name = t[2];
+        let kind = t[4];
+        let default = t.iter().position(|x| *x == "default").map(|i| t[i + 1]);
+        let value = match (name, kind) {
+            ("USI_Hash", _) => "16".to_string(),
+            (_, "button") => {
+                e.send(&format!("setoption name {name}"));
+                continue;
+            }
+            _ => default.unwrap().to_string(),
+        };
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    // Sent even when not declared.
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name USI_Ponder value true");
+}
+
+/// Plays `plies` plies: the engine moves for the side given by `engine_first`, the test answers
+/// with the first legal move. Returns the move list.
+fn play(e: &mut Engine, start: &str, plies: usize) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..plies {
+        let cmd = if moves.is_empty() { start.to_string() } else { format!("{start} moves {}", moves.join(" ")) };
+        e.send(&cmd);
+        let mut legal = engine::MoveList::new();
+        engine::generate_legal(&e.pos, &mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        if ply % 2 == 0 {
+            let best = e.go(&format!("go btime {} wtime 60000 byoyomi 200", 60000 - ply));
+            let m = best.split_whitespace().nth(1).unwrap().to_string();
+            if m == "resign" || m == "win" {
+                break;
+            }
+            moves.push(m);
+        } else {
+            moves.push(legal.iter().next().unwrap().to_string());
+        }
+    }
+    moves
+}
+
+#[test]
+fn shogidokoro_game_order_two_games() {
+    let mut e = Engine::spawn();
+    set_every_option(&mut e);
+    e.sync();
+    e.send("usinewgame");
+    play(&mut e, "position startpos", 8);
+    e.send("gameover win");
+    // The next game starts with isready again.
+    e.sync();
+    e.send("usinewgame");
+    play(&mut e, "position startpos", 6);
+    e.send("gameover lose");
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn handicap_game_from_sfen() {
+    let mut e = Engine::ready();
+    e.send("usinewgame");
+    let start = "position sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    e.send(&format!("{start} moves 5a6b 7g7f"));
+    e.go(GO);
+    e.send(&format!("{start} moves 5a6b 7g7f 3a3b"));
+    e.go("go btime 1000 wtime 1000 binc 100 winc 100");
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn shogigui_analysis_with_multipv() {
+    let mut e = Engine::ready();
+    e.send("position sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1");
+    e.send("go infinite");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet), "bestmove before stop: {quiet:?}");
+    e.send("stop");
+    e.expect_bestmove(LIVE);
+    e.send("setoption name MultiPV value 3");
+    e.send("position sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1 moves G*2c");
+    e.send("go infinite");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet), "bestmove before stop: {quiet:?}");
+    e.send("stop");
+    e.expect_bestmove(LIVE);
+    // The GUI's next position arrives with the implicit stop of a new go.
+    e.send("setoption name USI_MultiPV value 1");
+    e.send("position startpos moves 2g2f");
+    e.send("go infinite");
+    e.collect_for(Duration::from_millis(100));
+    e.send("stop");
+    e.expect_bestmove(LIVE);
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn ponder_hit_and_ponder_miss() {
+    let mut e = Engine::ready();
+    e.send("setoption name USI_Ponder value true");
+    e.send("usinewgame");
+    // Hit.
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go ponder btime 10000 wtime 10000 byoyomi 200");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet), "bestmove while pondering: {quiet:?}");
+    e.send("ponderhit");
+    e.expect_bestmove(LIVE);
+    // Miss: stop, the bestmove must be legal in the pondered position, then the real move.
+    e.send("position startpos moves 7g7f 3c3d 2g2f 8c8d");
+    e.send("go ponder btime 10000 wtime 10000 byoyomi 200");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet), "bestmove while pondering: {quiet:?}");
+    e.send("stop");
+    e.expect_bestmove(LIVE);
+    e.send("position startpos moves 7g7f 3c3d 2g2f 4c4d");
+    e.go(GO);
+    // YaneuraOu's ponderhit with clock times.
+    e.send("position startpos moves 7g7f 3c3d 2g2f 4c4d 2f2e 2b3c");
+    e.send("go ponder btime 9000 wtime 9000 byoyomi 200");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet), "bestmove while pondering: {quiet:?}");
+    e.send("ponderhit btime 8500 wtime 9000 byoyomi 200");
+    e.expect_bestmove(LIVE);
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+}
+
+#[test]
+fn gameover_stops_pondering_and_a_new_game_follows() {
+    let mut e = Engine::ready();
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go ponder btime 10000 wtime 10000 byoyomi 200");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet));
+    // Shogidokoro: gameover without stop when the opponent resigns during our ponder.
+    e.send("gameover win");
+    e.expect_bestmove(LIVE);
+    e.sync();
+    e.send("usinewgame");
+    e.send("position startpos");
+    e.go(GO);
+    e.finish();
+}
+
+#[test]
+fn isready_during_a_search_does_not_disturb_it() {
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("isready");
+    let (_, before) = e.expect("readyok", LIVE);
+    assert!(no_bestmove(&before), "{before:?}");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet), "isready ended the search: {quiet:?}");
+    e.send("stop");
+    e.expect_bestmove(LIVE);
+    e.finish();
+}
+
+#[test]
+fn stop_is_obeyed_within_milliseconds() {
+    let mut e = Engine::ready();
+    let mut worst = Duration::ZERO;
+    for pos in [
+        "position startpos",
+        "position sfen 8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+    ] {
+        e.send(pos);
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        let t = Instant::now();
+        e.send("stop");
+        e.expect_bestmove(LIVE);
+        worst = worst.max(t.elapsed());
+    }
+    println!("stop -> bestmove latency: worst {} ms", worst.as_millis());
+    assert!(worst < Duration::from_millis(500), "stop took {worst:?}");
+    e.finish();
+}
+
+#[test]
+fn go_before_any_position_uses_the_start_position() {
+    let mut e = Engine::spawn();
+    e.send("usi");
+    e.expect("usiok", LIVE);
+    e.send("setoption name USI_Hash value 16");
+    // No isready, no position.
+    e.go(GO);
+    e.finish();
+}
+
+#[test]
+fn no_legal_move_under_go_infinite_waits_for_stop() {
+    let mut e = Engine::ready();
+    // White to move is checkmated (gold on 5b protected by the pawn on 5c).
+    let mated = "position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1";
+    e.send(mated);
+    e.send("go infinite");
+    let quiet = e.collect_for(Duration::from_millis(500));
+    assert!(no_bestmove(&quiet), "bestmove before stop: {quiet:?}");
+    e.send("stop");
+    let line = e.expect_bestmove(LIVE);
+    assert_eq!(line, "bestmove resign");
+    // Same under go ponder until ponderhit.
+    e.send("go ponder btime 1000 wtime 1000 byoyomi 100");
+    let quiet = e.collect_for(QUIET);
+    assert!(no_bestmove(&quiet), "bestmove before ponderhit: {quiet:?}");
+    e.send("ponderhit");
+    assert_eq!(e.expect_bestmove(LIVE), "bestmove resign");
+    // And at once with a clock.
+    assert_eq!(e.go(GO), "bestmove resign");
+    e.finish();
+}
+
+#[test]
+fn exactly_one_bestmove_per_go() {
+    let mut e = Engine::ready();
+    e.send("position startpos moves 7g7f");
+    for _ in 0..5 {
+        e.go(GO);
+    }
+    // A new go while searching stops the old search: each still gets its own bestmove.
+    e.send("go infinite");
+    e.send("go infinite");
+    e.send("go ponder btime 100 wtime 100 byoyomi 100");
+    e.send("go btime 0 wtime 0 byoyomi 100");
+    e.send("go depth 1");
+    e.send("go nodes 1000");
+    e.send("go movetime 100");
+    e.send("stop");
+    e.send("stop");
+    e.send("isready");
+    e.expect("readyok", LIVE);
+    // Let every bestmove arrive before counting.
+    let want = e.sent.iter().filter(|l| l.starts_with("go")).count();
+    let deadline = Instant::now() + LIVE;
+    while e.lines.iter().filter(|l| l.starts_with("bestmove")).count() < want && Instant::now() < deadline {
+        e.collect_for(Duration::from_millis(50));
+    }
+    let lines = e.collect_for(QUIET);
+    assert!(no_bestmove(&lines), "extra bestmove: {lines:?}");
+    for l in e.lines.clone().iter().filter(|l| l.starts_with("bestmove")) {
+        e.check_bestmove(l);
+    }
+    e.finish();
+}
+
+#[test]
+fn go_mate_answers_exactly_one_checkmate_line() {
+    let mut e = Engine::ready();
+    // Mate in one by a gold drop (a placeholder solver may still answer timeout).
+    e.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    e.send("go mate 1000");
+    let (line, _) = e.expect("checkmate", LIVE);
+    let t: Vec<&str> = line.split_whitespace().collect();
+    match t[1] {
+        "nomate" | "timeout" => assert_eq!(t.len(), 2, "{line}"),
+        _ => {
+            let mut p = e.pos.clone();
+            for m in &t[1..] {
+                let mv = p.parse_usi_move(m).unwrap_or_else(|err| panic!("{line}: {err}"));
+                p.do_move(mv);
+            }
+            let mut legal = engine::MoveList::new();
+            engine::generate_legal(&p, &mut legal);
+            assert!(legal.is_empty() && p.in_check(), "{line} does not mate");
+        }
+    }
+    // go mate infinite ends at stop at the latest.
+    e.send("go mate infinite");
+    let early = e.collect_for(Duration::from_millis(100));
+    e.send("stop");
+    if !early.iter().any(|l| l.starts_with("checkmate")) {
+        e.expect("checkmate", LIVE);
+    }
+    let rest = e.collect_for(QUIET);
+    assert!(!rest.iter().any(|l| l.starts_with("checkmate") || l.starts_with("bestmove")));
+    // Then a normal search works.
+    e.go(GO);
+    e.finish();
+}
+
+#[test]
+fn eof_during_a_search_exits_promptly() {
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.close_stdin();
+    let st = e.wait_exit(Duration::from_secs(10));
+    println!("exit after EOF took {} ms", t.elapsed().as_millis());
+    assert!(st.success());
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let lines = e.collect_for(Duration::from_millis(200));
+    assert!(lines.iter().filter(|l| l.starts_with("bestmove")).count() <= 1);
+}
+
+#[test]
+fn quit_during_go_mate_and_ponder_exits() {
+    for go in ["go mate infinite", "go ponder btime 1000 wtime 1000 byoyomi 100"] {
+        let mut e = Engine::ready();
+        e.send("position startpos");
+        e.send(go);
+        e.send("quit");
+        assert!(e.wait_exit(Duration::from_secs(10)).success());
+    }
+}
+
+/// Sends a bad input, then a `go`: exactly one `info string error:` line comes back, and a
+/// legal `bestmove` (checked against `expect_pos`, the position the engine should now have).
+fn bad_input(e: &mut Engine, input: &[u8], expect_pos: Option<&str>) {
+    e.send_raw(input);
+    e.record_sent(&String::from_utf8_lossy(&input[..input.len().min(60)]));
+    if let Some(p) = expect_pos {
+        e.pos = common::position_from_command(p);
+    }
+    e.send(GO);
+    let (best, lines) = e.expect("bestmove", LIVE);
+    e.check_bestmove(&best);
+    let errs = errors(&lines);
+    assert_eq!(
+        errs.len(),
+        1,
+        "input {:?} gave {} error lines: {errs:?}\n{}",
+        String::from_utf8_lossy(&input[..input.len().min(80)]),
+        errs.len(),
+        e.transcript()
+    );
+    assert!(errs[0].len() < 1000, "error line too long");
+}
+
+#[test]
+fn bad_input_is_reported_once_and_the_session_goes_on() {
+    let mut e = Engine::ready();
+    e.send("position startpos moves 7g7f");
+    bad_input(&mut e, b"foo bar baz\n", None);
+    // Malformed SFEN: the previous position stays.
+    bad_input(&mut e, b"position sfen lnsgkgsnl/9 b - 1\n", None);
+    bad_input(&mut e, b"position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1\n", None);
+    // Impossible SFENs: two black kings, nifu, a dead pawn.
+    bad_input(&mut e, b"position sfen 4k4/9/9/9/9/9/9/9/3KK4 b - 1\n", None);
+    bad_input(&mut e, b"position sfen 4k4/9/9/9/4P4/4P4/9/9/4K4 b - 1\n", None);
+    bad_input(&mut e, b"position sfen P3k4/9/9/9/9/9/9/9/4K4 b - 1\n", None);
+    bad_input(&mut e, b"position\n", None);
+    // Illegal move in the list: the legal prefix is kept.
+    bad_input(
+        &mut e,
+        b"position startpos moves 7g7f 3c3d 7f7e 9i9h 2g2f\n",
+        Some("position startpos moves 7g7f 3c3d 7f7e"),
+    );
+    bad_input(&mut e, b"position startpos moves 7g7f 3c3d xyzzy\n", Some("position startpos moves 7g7f 3c3d"));
+    bad_input(
+        &mut e,
+        b"position startpos moves 7g7f 3c3d 8h2b+ 3a2b P*5e\n",
+        Some("position startpos moves 7g7f 3c3d 8h2b+ 3a2b"),
+    );
+    // A pass while in check.
+    bad_input(
+        &mut e,
+        b"position sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1 moves pass 5i5h\n",
+        Some("position sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1"),
+    );
+    // Options.
+    e.send("position startpos");
+    bad_input(&mut e, b"setoption name NoSuchOption value 1\n", None);
+    bad_input(&mut e, b"setoption name Threads value 100000\n", None);
+    bad_input(&mut e, b"setoption name Threads value -5\n", None);
+    bad_input(&mut e, b"setoption name USI_Hash value lots\n", None);
+    bad_input(&mut e, b"setoption name USI_Ponder value maybe\n", None);
+    bad_input(&mut e, b"setoption name EnteringKingRule value Anything\n", None);
+    bad_input(&mut e, b"setoption Threads 2\n", None);
+    bad_input(&mut e, b"setoption name\n", None);
+    e.send("setoption name Threads value 1");
+    // Garbage bytes, a megabyte line, a megabyte position.
+    bad_input(&mut e, b"\xff\xfe\x00\x01garbage\x80\n", None);
+    let mut big = vec![b'x'; 2 << 20];
+    big.push(b'\n');
+    bad_input(&mut e, &big, None);
+    let mut big = b"position startpos moves 7g7f".to_vec();
+    for _ in 0..200_000 {
+        big.extend_from_slice(b" 7g7f");
+    }
+    big.push(b'\n');
+    bad_input(&mut e, &big, Some("position startpos moves 7g7f"));
+    // Bad go parameters still search.
+    e.send("position startpos");
+    bad_input(&mut e, b"go btime abc wtime 0 byoyomi 100\n", None);
+    // (that go produced its own bestmove, checked by finish())
+    let _ = e.expect_bestmove(LIVE);
+    bad_input(&mut e, b"go searchmoves 1a1b byoyomi 100\n", None);
+    let _ = e.expect_bestmove(LIVE);
+    // Still alive and in sync.
+    e.sync();
+    e.finish();
+}
+
+#[test]
+fn valid_oddities_are_accepted_silently() {
+    let mut e = Engine::ready();
+    // CRLF line ends.
+    e.send_raw(b"position startpos moves 7g7f\r\n");
+    e.record_sent("position startpos moves 7g7f");
+    e.pos = common::position_from_command("position startpos moves 7g7f");
+    e.send_raw(b"go btime 0 wtime 0 byoyomi 100\r\n");
+    e.record_sent("go");
+    e.expect_bestmove(LIVE);
+    // Null moves and end markers in the move list.
+    e.send("position startpos moves 7g7f pass 2g2f");
+    e.go(GO);
+    e.send("position startpos moves 7g7f 0000 2g2f null");
+    e.go(GO);
+    e.send("position startpos moves 7g7f 3c3d resign");
+    e.go(GO);
+    e.send("position startpos moves 7g7f 3c3d win 2g2f");
+    e.go(GO);
+    // A bare SFEN, `moves` with nothing after it, extra spaces and tabs.
+    e.send("position lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 2g2f");
+    e.go(GO);
+    e.send("position   startpos \t moves");
+    e.go(GO);
+    e.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    e.go("go  btime 0   wtime 0 byoyomi 100 ");
+    // SFEN without move number.
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G");
+    e.go(GO);
+    // stop when idle, ponderhit when not pondering, blank lines, options in any case.
+    e.send("stop");
+    e.send("ponderhit");
+    e.send("");
+    e.send("   ");
+    e.send("setoption name threads value 1");
+    e.send("SetOption Name usi_hash Value 16");
+    e.send("setoption name ClearHash");
+    e.send("setoption name USI_OwnBook value true");
+    e.send("setoption name EnteringKingRule value csarule24");
+    e.send("usinewgame");
+    e.sync();
+    e.send("position startpos");
+    e.go("go btime 0 wtime 0 byoyomi 100");
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+    assert!(lines.iter().any(|l| l.starts_with("info string") && l.contains("book")), "USI_OwnBook true is answered");
+}
+
+#[test]
+fn commands_for_people() {
+    let mut e = Engine::ready();
+    e.human_output = true;
+    e.send("perft 3");
+    let (_, _) = e.expect("Nodes searched: 25470", LIVE);
+    e.send("position startpos moves 7g7f");
+    e.send("d");
+    let lines = e.read_until(|l| l.starts_with("Checkers:"), LIVE);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("SFEN: ")
+            && l.ends_with("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2")));
+    assert!(lines.iter().any(|l| l.starts_with("Key: ")));
+    e.send("eval");
+    e.read_until(|l| l.starts_with("Material:"), LIVE);
+    e.send("position startpos");
+    e.send("perft 2");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched:"), LIVE);
+    assert!(lines.iter().any(|l| l == "7g7f: 30"), "divide line");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 900");
+    e.send("perft x");
+    e.send("bench 1 1 16");
+    e.read_until(|l| l.starts_with("Nodes/second:"), LIVE);
+    e.send("help");
+    e.read_until(|l| l.contains("Extra commands"), LIVE);
+    e.go(GO);
+    let lines = e.finish();
+    assert_eq!(errors(&lines).len(), 1, "perft x is the only error");
+}
+
+#[test]
+fn usilog_records_every_line_in_and_out() {
+    let path = std::env::temp_dir().join(format!("kaname usi log {}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut e = Engine::ready();
+    e.send(&format!("setoption name UsiLog value {}", path.display()));
+    e.send("position startpos");
+    e.go(GO);
+    e.send("setoption name UsiLog value <empty>");
+    e.sync();
+    e.finish();
+    let log = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(log.lines().any(|l| l.ends_with("> position startpos")), "{log}");
+    assert!(log.lines().any(|l| l.contains(" < bestmove ")), "{log}");
+    assert!(!log.contains("readyok"), "logging did not stop: {log}");
+    assert!(log.lines().all(|l| l.starts_with("20") || l.starts_with("19")), "{log}");
+}

@@ -1,0 +1,72 @@
+//! `bench`: a fixed-depth search of a fixed list of positions, reporting nodes and speed. The
+//! node total is the signature that shows whether a change altered the search.
+
+use engine::Position;
+use search::Searcher;
+use std::time::Instant;
+
+/// Default depth of `bench` (to be tuned once the search is real).
+pub const DEFAULT_DEPTH: i32 = 10;
+
+/// The bench positions: name and SFEN.
+pub const POSITIONS: &[(&str, &str)] = &[
+    ("opening-start", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
+    ("opening-early", "lnsgkgsnl/1r7/p1ppp1bpp/1p3pp2/7P1/2P6/PP1PPPP1P/1B3S1R1/LNSGKG1NL b - 9"),
+    ("middle-complex", "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1"),
+    ("middle-tactical", "6n1l/2+S1k4/2lp4p/1np1B2b1/3PP4/1N1S3rP/1P2+pPP+p1/1p1G5/3KG2r1 b GSN2L4Pgs2p 1"),
+    ("middle-gote", "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+    ("middle-91", "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91"),
+    ("endgame-124", "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124"),
+    ("handicap-2piece", "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
+    ("mate-drops", "7k1/9/9/9/l2s5/6snb/9/9/8K b 2G 1"),
+    ("mate-lance", "7lk/9/8S/9/9/9/9/7L1/8K b P 1"),
+];
+
+/// Runs the bench with the searcher's current options, printing through `print`. Returns the
+/// total node count.
+pub fn run(searcher: &mut Searcher, depth: i32, print: &mut dyn FnMut(String)) -> u64 {
+    let o = searcher.options();
+    print(format!("bench: depth {depth}, threads {}, hash {} MB, {} positions", o.threads, o.hash_mb, POSITIONS.len()));
+    let start = Instant::now();
+    let mut total = 0u64;
+    for (i, (name, sfen)) in POSITIONS.iter().enumerate() {
+        let pos = Position::from_sfen(sfen).expect("bench SFENs are valid");
+        searcher.clear();
+        let t = Instant::now();
+        let nodes = searcher.bench_search(&pos, depth);
+        let ms = t.elapsed().as_millis() as u64;
+        total += nodes;
+        print(format!(
+            "position {}/{} {name}: Nodes searched: {nodes} time {ms} ms nodes/s {}",
+            i + 1,
+            POSITIONS.len(),
+            nps(nodes, ms)
+        ));
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    print(format!("Nodes searched: {total}"));
+    print(format!("Time: {ms} ms"));
+    print(format!("Nodes/second: {}", nps(total, ms)));
+    total
+}
+
+/// Nodes per second, avoiding a division by zero.
+pub fn nps(nodes: u64, ms: u64) -> u64 {
+    (nodes as u128 * 1000 / ms.max(1) as u128) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_are_valid_and_playable() {
+        assert!(POSITIONS.len() >= 10);
+        for (name, sfen) in POSITIONS {
+            let pos = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let mut list = engine::MoveList::new();
+            engine::generate_legal(&pos, &mut list);
+            assert!(!list.is_empty(), "{name} has no legal move");
+        }
+    }
+}

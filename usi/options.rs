@@ -1,0 +1,401 @@
+//! The engine options: one table from which the `usi` declarations, `setoption` parsing and
+//! the README's options table are all produced.
+
+use engine::EnteringKingRule;
+use std::fmt::Write as _;
+
+/// The type of an option, with its default and limits.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// `type check default <bool>`.
+    Check(bool),
+    /// `type spin default <d> min <lo> max <hi>`.
+    Spin { default: i64, min: i64, max: i64 },
+    /// `type combo default <d> var <v>...`.
+    Combo { default: &'static str, vars: &'static [&'static str] },
+    /// `type button`.
+    Button,
+    /// `type string default <d>` (`<empty>` when `d` is empty).
+    Text(&'static str),
+}
+
+/// One option of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// The name as declared (USI names are case-insensitive and contain no spaces).
+    pub name: &'static str,
+    /// Other names accepted by `setoption`.
+    pub aliases: &'static [&'static str],
+    /// Type, default and range.
+    pub kind: Kind,
+    /// One line for the README.
+    pub help: &'static str,
+}
+
+const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
+
+/// Every option, in the order `usi` declares them.
+pub const OPTIONS: &[Spec] = &[
+    Spec {
+        name: "USI_Hash",
+        aliases: &["Hash"],
+        kind: Kind::Spin { default: 256, min: 1, max: 65536 },
+        help: "Transposition table size in MiB; resized on the next `isready` (or `go`).",
+    },
+    Spec {
+        name: "USI_Ponder",
+        aliases: &[],
+        kind: Kind::Check(false),
+        help: "The GUI may send `go ponder`; only affects time planning.",
+    },
+    Spec { name: "Threads", aliases: &[], kind: Kind::Spin { default: 1, min: 1, max: 256 }, help: "Search threads." },
+    Spec {
+        name: "MultiPV",
+        aliases: &["USI_MultiPV"],
+        kind: Kind::Spin { default: 1, min: 1, max: 600 },
+        help: "Number of best lines reported (analysis); `USI_MultiPV` is accepted as an alias.",
+    },
+    Spec {
+        name: "NetworkDelay",
+        aliases: &[],
+        kind: Kind::Spin { default: 120, min: 0, max: 10000 },
+        help: "Average GUI/network lag in ms, subtracted when planning the time of a move.",
+    },
+    Spec {
+        name: "NetworkDelay2",
+        aliases: &[],
+        kind: Kind::Spin { default: 1120, min: 0, max: 10000 },
+        help: "Worst-case lag in ms: the hard limit is the remaining time plus byoyomi minus this.",
+    },
+    Spec {
+        name: "MinimumThinkingTime",
+        aliases: &[],
+        kind: Kind::Spin { default: 2000, min: 1000, max: 100000 },
+        help: "Minimum time per move in ms (YaneuraOu semantics: max(this - NetworkDelay, 1000)).",
+    },
+    Spec {
+        name: "SlowMover",
+        aliases: &[],
+        kind: Kind::Spin { default: 100, min: 1, max: 1000 },
+        help: "Percentage applied to the planned time per move.",
+    },
+    Spec {
+        name: "MaxMovesToDraw",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: 0, max: 100000 },
+        help: "The game is a draw after this many plies; 0 = no limit.",
+    },
+    Spec {
+        name: "EnteringKingRule",
+        aliases: &[],
+        kind: Kind::Combo { default: "CSARule27", vars: ENTERING_KING_VARS },
+        help: "Entering-king declaration rule (`bestmove win`): none, CSA 24-point or 27-point rule.",
+    },
+    Spec {
+        name: "DrawValue",
+        aliases: &[],
+        kind: Kind::Spin { default: -2, min: -30000, max: 30000 },
+        help: "Score of a draw (sennichite, MaxMovesToDraw) for the engine, in centipawns.",
+    },
+    Spec {
+        name: "ResignValue",
+        aliases: &[],
+        kind: Kind::Spin { default: 99999, min: 0, max: 99999 },
+        help: "Resign when the score is below minus this value; 99999 = never resign early.",
+    },
+    Spec {
+        name: "DepthLimit",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: 0, max: i32::MAX as i64 },
+        help: "Depth limit of every search when `go` gives none; 0 = none.",
+    },
+    Spec {
+        name: "NodesLimit",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: 0, max: i64::MAX },
+        help: "Node limit of every search when `go` gives none; 0 = none.",
+    },
+    Spec {
+        name: "USI_OwnBook",
+        aliases: &[],
+        kind: Kind::Check(false),
+        help: "Use the engine's own opening book. Accepted, but Kaname has no book yet.",
+    },
+    Spec {
+        name: "ClearHash",
+        aliases: &[],
+        kind: Kind::Button,
+        help: "Clears the hash tables (done after the current search if one runs).",
+    },
+    Spec {
+        name: "UsiLog",
+        aliases: &[],
+        kind: Kind::Text(""),
+        help: "File to which every USI line in and out is appended with a timestamp; empty = off.",
+    },
+    Spec {
+        name: "MateHash",
+        aliases: &[],
+        kind: Kind::Spin { default: 64, min: 1, max: 65536 },
+        help: "Mate solver (`go mate`) table size in MiB.",
+    },
+];
+
+/// The current value of every option.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// What the search reads.
+    pub search: search::Options,
+    /// `USI_OwnBook`.
+    pub own_book: bool,
+    /// `UsiLog`: empty = off.
+    pub usi_log: String,
+}
+
+impl Default for Settings {
+    /// The declared defaults (the table is the single source of truth).
+    fn default() -> Self {
+        let mut s = Settings { search: search::Options::default(), own_book: false, usi_log: String::new() };
+        for spec in OPTIONS {
+            let v = match spec.kind {
+                Kind::Check(b) => Value::Bool(b),
+                Kind::Spin { default, .. } => Value::Int(default),
+                Kind::Combo { default, .. } => Value::Text(default.to_string()),
+                Kind::Button => continue,
+                Kind::Text(t) => Value::Text(t.to_string()),
+            };
+            s.apply(spec.name, &v);
+        }
+        s
+    }
+}
+
+/// A parsed option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A check box.
+    Bool(bool),
+    /// A spin value, already clamped into range.
+    Int(i64),
+    /// A combo or string value (combo values are spelled as declared).
+    Text(String),
+    /// A button press.
+    Press,
+}
+
+/// What `setoption` did.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Parsed {
+    /// The declared name of the option.
+    pub name: &'static str,
+    /// The value to apply.
+    pub value: Value,
+    /// A problem to report (value clamped into range); the value is still applied.
+    pub warning: Option<String>,
+}
+
+/// Finds an option by name or alias, case-insensitively.
+pub fn find(name: &str) -> Option<&'static Spec> {
+    OPTIONS.iter().find(|s| s.name.eq_ignore_ascii_case(name) || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
+}
+
+/// Parses `setoption`'s name and value (the value is `None` when the command has no `value`).
+/// Errors are complete sentences for `info string error:`.
+pub fn parse(name: &str, value: Option<&str>) -> Result<Parsed, String> {
+    let spec = find(name).ok_or_else(|| format!("unknown option '{}'", crate::ascii(name, 40)))?;
+    let raw = value.unwrap_or("").trim();
+    let shown = crate::ascii(raw, 40);
+    let mut warning = None;
+    let value = match spec.kind {
+        Kind::Check(_) => {
+            if raw.eq_ignore_ascii_case("true") {
+                Value::Bool(true)
+            } else if raw.eq_ignore_ascii_case("false") {
+                Value::Bool(false)
+            } else {
+                return Err(format!("option {} takes true or false, not '{shown}'", spec.name));
+            }
+        }
+        Kind::Spin { min, max, .. } => {
+            let n: i128 = raw
+                .parse()
+                .map_err(|_| format!("option {} takes an integer {min}..{max}, not '{shown}'", spec.name))?;
+            let clamped = n.clamp(min as i128, max as i128) as i64;
+            if clamped as i128 != n {
+                warning =
+                    Some(format!("option {} value {shown} is out of range {min}..{max}; using {clamped}", spec.name));
+            }
+            Value::Int(clamped)
+        }
+        Kind::Combo { vars, .. } => match vars.iter().find(|v| v.eq_ignore_ascii_case(raw)) {
+            Some(v) => Value::Text(v.to_string()),
+            None => return Err(format!("option {} takes one of {}, not '{shown}'", spec.name, vars.join(", "))),
+        },
+        Kind::Button => Value::Press,
+        Kind::Text(_) => {
+            if raw == "<empty>" {
+                Value::Text(String::new())
+            } else {
+                Value::Text(raw.to_string())
+            }
+        }
+    };
+    Ok(Parsed { name: spec.name, value, warning })
+}
+
+impl Settings {
+    /// Stores a value (buttons are handled by the session, not here).
+    pub fn apply(&mut self, name: &str, value: &Value) {
+        let o = &mut self.search;
+        let int = match value {
+            Value::Int(n) => *n,
+            _ => 0,
+        };
+        let flag = matches!(value, Value::Bool(true));
+        let text = match value {
+            Value::Text(t) => t.as_str(),
+            _ => "",
+        };
+        match name {
+            "USI_Hash" => o.hash_mb = int as usize,
+            "USI_Ponder" => o.usi_ponder = flag,
+            "Threads" => o.threads = int as usize,
+            "MultiPV" => o.multipv = int as usize,
+            "NetworkDelay" => o.network_delay = int as u64,
+            "NetworkDelay2" => o.network_delay2 = int as u64,
+            "MinimumThinkingTime" => o.minimum_thinking_time = int as u64,
+            "SlowMover" => o.slow_mover = int as u64,
+            "MaxMovesToDraw" => o.max_moves_to_draw = int as u32,
+            "EnteringKingRule" => {
+                o.entering_king_rule = match text {
+                    "NoEnteringKing" => EnteringKingRule::None,
+                    "CSARule24" => EnteringKingRule::Csa24,
+                    _ => EnteringKingRule::Csa27,
+                }
+            }
+            "DrawValue" => o.draw_value = int as i32,
+            "ResignValue" => o.resign_value = int as i32,
+            "DepthLimit" => o.depth_limit = int as i32,
+            "NodesLimit" => o.nodes_limit = int as u64,
+            "USI_OwnBook" => self.own_book = flag,
+            "UsiLog" => self.usi_log = text.to_string(),
+            "MateHash" => o.mate_hash_mb = int as usize,
+            "ClearHash" => {}
+            other => log::warn!("option {other} has no setting"),
+        }
+    }
+}
+
+/// The `option name ...` lines of the `usi` answer.
+pub fn declarations() -> Vec<String> {
+    OPTIONS
+        .iter()
+        .map(|s| {
+            let mut line = format!("option name {} type ", s.name);
+            match s.kind {
+                Kind::Check(d) => write!(line, "check default {d}"),
+                Kind::Spin { default, min, max } => {
+                    write!(line, "spin default {default} min {min} max {max}")
+                }
+                Kind::Combo { default, vars } => {
+                    let _ = write!(line, "combo default {default}");
+                    vars.iter().try_for_each(|v| write!(line, " var {v}"))
+                }
+                Kind::Button => write!(line, "button"),
+                Kind::Text(d) => write!(line, "string default {}", if d.is_empty() { "<empty>" } else { d }),
+            }
+            .expect("writing to a String");
+            line
+        })
+        .collect()
+}
+
+/// The README's options table (Markdown).
+pub fn markdown_table() -> String {
+    let mut t = String::from("| Option | Type | Default | Range | Meaning |\n|---|---|---|---|---|\n");
+    for s in OPTIONS {
+        let (ty, default, range) = match s.kind {
+            Kind::Check(d) => ("check", d.to_string(), String::new()),
+            Kind::Spin { default, min, max } => ("spin", default.to_string(), format!("{min}..{max}")),
+            Kind::Combo { default, vars } => ("combo", default.to_string(), vars.join(", ")),
+            Kind::Button => ("button", String::new(), String::new()),
+            Kind::Text(d) => ("string", if d.is_empty() { "`<empty>`".into() } else { d.into() }, String::new()),
+        };
+        let mut name = format!("`{}`", s.name);
+        for a in s.aliases {
+            let _ = write!(name, " (alias `{a}`)");
+        }
+        let _ = writeln!(t, "| {name} | {ty} | {default} | {range} | {} |", s.help);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_issue() {
+        let s = Settings::default();
+        let o = &s.search;
+        assert_eq!(o.hash_mb, 256);
+        assert_eq!(o.threads, 1);
+        assert_eq!(o.multipv, 1);
+        assert_eq!(o.network_delay, 120);
+        assert_eq!(o.network_delay2, 1120);
+        assert_eq!(o.minimum_thinking_time, 2000);
+        assert_eq!(o.slow_mover, 100);
+        assert_eq!(o.max_moves_to_draw, 0);
+        assert_eq!(o.entering_king_rule, EnteringKingRule::Csa27);
+        assert_eq!(o.draw_value, -2);
+        assert_eq!(o.resign_value, 99999);
+        assert_eq!(o.mate_hash_mb, 64);
+        assert!(!o.usi_ponder && !s.own_book && s.usi_log.is_empty());
+    }
+
+    #[test]
+    fn every_option_is_applied() {
+        // Setting a non-default value must change the settings (catches a name missing from
+        // `apply`).
+        for spec in OPTIONS {
+            let v = match spec.kind {
+                Kind::Check(d) => Value::Bool(!d),
+                Kind::Spin { default, min, max } => Value::Int(if default == max { min } else { max.min(default + 1) }),
+                Kind::Combo { default, vars } => Value::Text(vars.iter().find(|v| **v != default).unwrap().to_string()),
+                Kind::Button => continue,
+                Kind::Text(_) => Value::Text("x".into()),
+            };
+            let mut s = Settings::default();
+            s.apply(spec.name, &v);
+            assert_ne!(format!("{s:?}"), format!("{:?}", Settings::default()), "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn parsing() {
+        assert_eq!(parse("usi_hash", Some("1024")).unwrap().value, Value::Int(1024));
+        assert_eq!(parse("Hash", Some("16")).unwrap().name, "USI_Hash");
+        assert_eq!(parse("usi_multipv", Some("3")).unwrap().name, "MultiPV");
+        let p = parse("Threads", Some("100000")).unwrap();
+        assert_eq!(p.value, Value::Int(256));
+        assert!(p.warning.is_some());
+        assert!(parse("Threads", Some("many")).is_err());
+        assert!(parse("Nope", Some("1")).is_err());
+        assert_eq!(parse("USI_Ponder", Some("TRUE")).unwrap().value, Value::Bool(true));
+        assert!(parse("USI_Ponder", None).is_err());
+        assert_eq!(parse("enteringkingrule", Some("csarule24")).unwrap().value, Value::Text("CSARule24".into()));
+        assert_eq!(parse("UsiLog", Some("<empty>")).unwrap().value, Value::Text(String::new()));
+        assert_eq!(parse("ClearHash", None).unwrap().value, Value::Press);
+        assert_eq!(parse("NodesLimit", Some("99999999999999999999999")).unwrap().value, Value::Int(i64::MAX));
+    }
+
+    #[test]
+    fn declarations_are_usi() {
+        let d = declarations();
+        assert_eq!(d.len(), OPTIONS.len());
+        assert!(d.contains(&"option name USI_Hash type spin default 256 min 1 max 65536".into()));
+        assert!(d.contains(&"option name UsiLog type string default <empty>".into()));
+        assert!(d.contains(&"option name ClearHash type button".into()));
+        assert!(d.iter().all(|l| l.is_ascii()));
+    }
+}

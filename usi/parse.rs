@@ -1,0 +1,312 @@
+//! Parsing the arguments of `position`, `go` and `ponderhit`. Problems are returned as
+//! sentences; the caller reports them as one `info string error:` line per command.
+
+use engine::{Color, Position};
+use search::Limits;
+
+/// Applies a USI move list to `pos`. Stops quietly at `resign`/`win`; `pass`, `0000` and `null`
+/// are null moves (refused when the side to move is in check). On an illegal move the legal
+/// prefix stays applied and the problem is returned.
+pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    for (i, text) in moves.into_iter().enumerate() {
+        let ply = i + 1;
+        if text.eq_ignore_ascii_case("resign") || text.eq_ignore_ascii_case("win") {
+            log::debug!("move list ends at '{text}'");
+            return None;
+        }
+        if ["pass", "0000", "null"].iter().any(|t| text.eq_ignore_ascii_case(t)) {
+            if pos.in_check() {
+                return Some(format!(
+                    "move {ply} '{}': cannot pass while in check; moves from here on ignored",
+                    crate::ascii(text, 16)
+                ));
+            }
+            pos.do_null_move();
+            continue;
+        }
+        match pos.parse_usi_move(text) {
+            Ok(m) => pos.do_move(m),
+            Err(e) => {
+                return Some(format!(
+                    "move {ply} '{}' is illegal: {}; moves from here on ignored",
+                    crate::ascii(text, 16),
+                    crate::ascii(&e.to_string(), 100)
+                ))
+            }
+        }
+    }
+    None
+}
+
+/// Parses `position`'s arguments. `Err` when there is no usable position (the caller keeps the
+/// previous one); `Ok((pos, Some(problem)))` when a usable position came with a problem.
+pub fn position(args: &[&str]) -> Result<(Position, Option<String>), String> {
+    let moves_at = args.iter().position(|t| *t == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &args[args.len()..]),
+    };
+    let mut problems = Vec::new();
+    let mut pos = match head.first() {
+        None => return Err("position: expected startpos or sfen <sfen>".into()),
+        Some(&"startpos") => {
+            if head.len() > 1 {
+                problems.push(format!(
+                    "position: unexpected '{}' after startpos (ignored)",
+                    crate::ascii(&head[1..].join(" "), 40)
+                ));
+            }
+            Position::startpos()
+        }
+        Some(first) => {
+            let sfen = if *first == "sfen" { &head[1..] } else { head };
+            Position::from_sfen(&sfen.join(" ")).map_err(|e| {
+                format!(
+                    "position: bad SFEN '{}': {}",
+                    crate::ascii(&sfen.join(" "), 100),
+                    crate::ascii(&e.to_string(), 100)
+                )
+            })?
+        }
+    };
+    if let Some(p) = apply_moves(&mut pos, moves.iter().copied()) {
+        problems.push(format!("position: {p}"));
+    }
+    Ok((pos, join_problems(problems)))
+}
+
+/// Several problems of one command as one sentence.
+pub fn join_problems(problems: Vec<String>) -> Option<String> {
+    match problems.len() {
+        0 => None,
+        _ => Some(problems.join("; ")),
+    }
+}
+
+/// What `go` asks for.
+#[derive(Debug, Default)]
+pub struct Go {
+    /// The limits of a normal search.
+    pub limits: Limits,
+    /// `go mate <ms>|infinite`: `Some(None)` is infinite.
+    pub mate: Option<Option<u64>>,
+}
+
+const GO_KEYWORDS: &[&str] = &[
+    "ponder",
+    "infinite",
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "bbyoyomi",
+    "wbyoyomi",
+    "movetime",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "searchmoves",
+];
+
+fn number(args: &[&str], i: usize, key: &str, problems: &mut Vec<String>) -> Option<u64> {
+    let Some(t) = args.get(i) else {
+        problems.push(format!("{key} needs a number"));
+        return None;
+    };
+    if let Ok(n) = t.parse::<u64>() {
+        return Some(n);
+    }
+    if let Ok(n) = t.parse::<i64>() {
+        // Negative clocks happen (HGM: "negative times are reset to 0"); not worth an error.
+        log::debug!("{key} {n} taken as 0");
+        return Some(0);
+    }
+    problems.push(format!("{key} needs a number, not '{}'", crate::ascii(t, 20)));
+    None
+}
+
+/// Parses `go`'s arguments against the position it will search.
+pub fn go(args: &[&str], pos: &Position) -> (Go, Option<String>) {
+    let mut g = Go::default();
+    let mut problems = Vec::new();
+    let mut unknown = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        i += 1;
+        let l = &mut g.limits;
+        match key {
+            "ponder" => l.ponder = true,
+            "infinite" => l.infinite = true,
+            "btime" | "wtime" | "binc" | "winc" | "byoyomi" | "bbyoyomi" | "wbyoyomi" | "movetime" | "movestogo"
+            | "nodes" => {
+                let Some(n) = number(args, i, key, &mut problems) else {
+                    // Skip the bad value unless it is the next keyword.
+                    if args.get(i).is_some_and(|t| !GO_KEYWORDS.contains(t)) {
+                        i += 1;
+                    }
+                    continue;
+                };
+                i += 1;
+                let (b, w) = (Color::Black.index(), Color::White.index());
+                match key {
+                    "btime" => l.time[b] = Some(n),
+                    "wtime" => l.time[w] = Some(n),
+                    "binc" => l.inc[b] = n,
+                    "winc" => l.inc[w] = n,
+                    "byoyomi" => l.byoyomi = [n, n],
+                    "bbyoyomi" => l.byoyomi[b] = n,
+                    "wbyoyomi" => l.byoyomi[w] = n,
+                    "movetime" => l.movetime = Some(n),
+                    "nodes" => l.nodes = Some(n),
+                    _ => {} // movestogo: not used in shogi
+                }
+            }
+            "depth" => match args.get(i).map(|t| t.parse::<i32>()) {
+                Some(Ok(d)) if d >= 1 => {
+                    l.depth = Some(d);
+                    i += 1;
+                }
+                _ => {
+                    problems.push(format!(
+                        "depth needs a number >= 1, not '{}'",
+                        crate::ascii(args.get(i).copied().unwrap_or(""), 20)
+                    ));
+                    if args.get(i).is_some_and(|t| !GO_KEYWORDS.contains(t)) {
+                        i += 1;
+                    }
+                }
+            },
+            "mate" => match args.get(i) {
+                Some(&"infinite") => {
+                    g.mate = Some(None);
+                    i += 1;
+                }
+                Some(t) if t.parse::<u64>().is_ok() => {
+                    g.mate = Some(t.parse().ok());
+                    i += 1;
+                }
+                other => {
+                    problems.push(format!(
+                        "mate needs a time in ms or infinite, not '{}'; searching until stop",
+                        crate::ascii(other.copied().unwrap_or(""), 20)
+                    ));
+                    g.mate = Some(None);
+                    if other.is_some_and(|t| !GO_KEYWORDS.contains(t)) {
+                        i += 1;
+                    }
+                }
+            },
+            "searchmoves" => {
+                let mut bad = Vec::new();
+                while let Some(t) = args.get(i).filter(|t| !GO_KEYWORDS.contains(*t)) {
+                    i += 1;
+                    match pos.parse_usi_move(t) {
+                        Ok(m) => {
+                            if !l.searchmoves.contains(&m) {
+                                l.searchmoves.push(m)
+                            }
+                        }
+                        Err(e) => bad.push(format!("'{}' ({e})", crate::ascii(t, 16))),
+                    }
+                }
+                if !bad.is_empty() {
+                    problems.push(format!("searchmoves: ignored {}", bad.join(", ")));
+                }
+            }
+            other => unknown.push(crate::ascii(other, 20)),
+        }
+    }
+    if !unknown.is_empty() {
+        let n = unknown.len();
+        unknown.truncate(3);
+        problems.push(format!(
+            "unknown go parameter{} '{}'{}",
+            if n > 1 { "s" } else { "" },
+            unknown.join("' '"),
+            if n > 3 { format!(" and {} more", n - 3) } else { String::new() }
+        ));
+    }
+    let problem = join_problems(problems).map(|p| format!("go: {p}"));
+    (g, problem)
+}
+
+/// Parses YaneuraOu's `ponderhit btime .. wtime .. byoyomi ..`: `None` when no clock is given.
+pub fn ponderhit(args: &[&str], pos: &Position) -> (Option<Limits>, Option<String>) {
+    if args.is_empty() {
+        return (None, None);
+    }
+    let (g, problem) = go(args, pos);
+    let problem = problem.map(|p| p.replacen("go:", "ponderhit:", 1));
+    (Some(g.limits), problem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(s: &str) -> Vec<&str> {
+        s.split_whitespace().collect()
+    }
+
+    #[test]
+    fn positions() {
+        let (p, e) = position(&split("startpos")).unwrap();
+        assert_eq!(p.to_sfen(), engine::START_SFEN);
+        assert!(e.is_none());
+        let (p, e) = position(&split("startpos moves 7g7f 3c3d")).unwrap();
+        assert!(e.is_none());
+        assert_eq!(p.game_ply(), 3);
+        let bare = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 5a6b 7g7f";
+        let (p, e) = position(&split(bare)).unwrap();
+        assert!(e.is_none());
+        assert_eq!(p.side_to_move(), Color::White);
+        let (p, e) = position(&split("startpos moves 7g7f 3c3d 7f7e 9i9h 2g2f")).unwrap();
+        assert!(e.unwrap().contains("move 4 '9i9h' is illegal"));
+        assert_eq!(p.game_ply(), 4);
+        let (p, e) = position(&split("startpos moves 7g7f 3c3d resign 2g2f")).unwrap();
+        assert!(e.is_none());
+        assert_eq!(p.game_ply(), 3);
+        let (p, e) = position(&split("startpos moves 7g7f pass 2g2f")).unwrap();
+        assert!(e.is_none());
+        assert_eq!(p.side_to_move(), Color::White);
+        let (p, e) = position(&split("sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1 moves 0000")).unwrap();
+        assert!(e.unwrap().contains("in check"));
+        assert_eq!(p.side_to_move(), Color::Black);
+        assert!(position(&split("sfen lnsgkgsnl/9 b - 1")).is_err());
+        assert!(position(&[]).is_err());
+        assert!(position(&split("sfen")).is_err());
+    }
+
+    #[test]
+    fn go_parameters() {
+        let pos = Position::startpos();
+        let (g, e) = go(&split("btime 1000 wtime 2000 byoyomi 300"), &pos);
+        assert!(e.is_none());
+        assert_eq!(g.limits.time, [Some(1000), Some(2000)]);
+        assert_eq!(g.limits.byoyomi, [300, 300]);
+        let (g, e) = go(&split("ponder btime 0 wtime 0 binc 10 winc 20"), &pos);
+        assert!(e.is_none() && g.limits.ponder);
+        assert_eq!(g.limits.inc, [10, 20]);
+        let (g, e) = go(&split("mate 1000"), &pos);
+        assert!(e.is_none());
+        assert_eq!(g.mate, Some(Some(1000)));
+        let (g, _) = go(&split("mate infinite"), &pos);
+        assert_eq!(g.mate, Some(None));
+        let (g, e) = go(&split("searchmoves 7g7f 1a1b 2g2f depth 3"), &pos);
+        assert!(e.unwrap().contains("1a1b"));
+        assert_eq!(g.limits.searchmoves.len(), 2);
+        assert_eq!(g.limits.depth, Some(3));
+        let (g, e) = go(&split("btime abc wtime 5 bogus"), &pos);
+        let e = e.unwrap();
+        assert!(e.contains("btime") && e.contains("bogus"), "{e}");
+        assert_eq!(g.limits.time, [None, Some(5)]);
+        let (g, e) = go(&split("btime wtime 5"), &pos);
+        assert!(e.is_some());
+        assert_eq!(g.limits.time, [None, Some(5)]);
+        let (_, e) = go(&split("infinite"), &pos);
+        assert!(e.is_none());
+    }
+}

@@ -1,0 +1,836 @@
+//! The USI session: one loop that receives stdin lines (from a reader thread) and search
+//! notifications through one channel, and keeps the protocol's promises:
+//! exactly one `bestmove` per `go` (one `checkmate` per `go mate`), none before `stop` or
+//! `ponderhit` under `go infinite`/`go ponder`, `stop` obeyed at once, `readyok` at any time.
+
+use crate::options::{self, Settings, Value};
+use crate::output::Output;
+use crate::parse;
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use engine::{Move, MoveList, Position};
+use search::{BestMove, Info, Limits, MateResult, Score, SearchResult, Searcher};
+use std::io::BufRead;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What the loop receives.
+#[derive(Debug)]
+pub enum Event {
+    /// A line from stdin (lossy UTF-8, without the line end).
+    Line(String),
+    /// stdin is closed.
+    Eof,
+    /// The search with this id has printed its `bestmove`.
+    SearchDone(u64),
+    /// The mate search with this id has printed its `checkmate`.
+    MateDone(u64),
+}
+
+/// Longest line kept; the rest of a longer line is discarded and the line reported.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// Reads stdin as bytes on its own thread and sends each line to the loop.
+pub fn spawn_reader(tx: Sender<Event>) {
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut r = stdin.lock();
+            loop {
+                match read_line(&mut r, MAX_LINE) {
+                    Ok(Some(line)) => {
+                        if tx.send(Event::Line(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        log::error!("reading stdin: {e}");
+                        break;
+                    }
+                }
+            }
+            let _ = tx.send(Event::Eof);
+        })
+        .expect("spawning the stdin thread");
+}
+
+/// One line as lossy UTF-8 without `\n`/`\r\n`; `None` at end of input. Bytes past `max` are
+/// dropped and the line gets a marker the session reports.
+pub fn read_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    let mut dropped = 0usize;
+    let mut any = false;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            if !any {
+                return Ok(None);
+            }
+            break;
+        }
+        any = true;
+        let (chunk, used, end) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (&avail[..i], i + 1, true),
+            None => (avail, avail.len(), false),
+        };
+        let room = max.saturating_sub(buf.len());
+        let take = room.min(chunk.len());
+        buf.extend_from_slice(&chunk[..take]);
+        dropped += chunk.len() - take;
+        r.consume(used);
+        if end {
+            break;
+        }
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    let mut s = String::from_utf8_lossy(&buf).into_owned();
+    if dropped > 0 {
+        s = format!("{TOO_LONG} {dropped}");
+    }
+    Ok(Some(s))
+}
+
+const TOO_LONG: &str = "\u{0}line-too-long";
+
+/// Makes sure one `go` produces one result line, whoever gets there first.
+#[derive(Clone)]
+struct Ticket {
+    fired: Arc<AtomicBool>,
+    out: Arc<Output>,
+}
+
+impl Ticket {
+    fn new(out: &Arc<Output>) -> Ticket {
+        Ticket { fired: Arc::new(AtomicBool::new(false)), out: out.clone() }
+    }
+
+    /// Prints `line` unless this ticket already printed; returns whether it printed.
+    fn emit(&self, line: &str) -> bool {
+        if self.fired.swap(true, Ordering::SeqCst) {
+            log::warn!("suppressed a second result: {line}");
+            return false;
+        }
+        self.out.line(line);
+        true
+    }
+
+    fn fired(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
+    }
+}
+
+enum Job {
+    Idle,
+    /// The Searcher runs.
+    Search {
+        id: u64,
+        ticket: Ticket,
+        pos: Box<Position>,
+        waiting: bool,
+        ponder: bool,
+    },
+    /// The mate solver runs on `handle`.
+    Mate {
+        id: u64,
+        ticket: Ticket,
+        stop: Arc<AtomicBool>,
+        handle: JoinHandle<()>,
+    },
+    /// A result the front end produced itself (no legal move, declaration win, a dead search),
+    /// held until `stop`/`ponderhit`.
+    Held {
+        line: String,
+        ticket: Ticket,
+        ponder: bool,
+    },
+}
+
+/// The session state.
+pub struct Session {
+    out: Arc<Output>,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    searcher: Searcher,
+    settings: Settings,
+    pos: Option<Position>,
+    job: Job,
+    next_id: u64,
+    prepared: Option<(usize, usize, usize)>,
+    clear_pending: bool,
+}
+
+/// Whether the loop goes on.
+#[derive(PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit` or end of input.
+    Quit,
+}
+
+/// `bestmove ...` for a result, checked against the root position: an illegal move is
+/// replaced by a legal one, an illegal ponder move dropped.
+pub fn bestmove_line(pos: &Position, r: &SearchResult) -> String {
+    let mut legal = MoveList::new();
+    engine::generate_legal(pos, &mut legal);
+    match r.best {
+        BestMove::Resign => "bestmove resign".into(),
+        BestMove::Win => "bestmove win".into(),
+        BestMove::Move(m) => {
+            let m = if legal.contains(m) {
+                m
+            } else {
+                log::error!("the search returned the illegal move {m}; replaced");
+                match legal.iter().next() {
+                    Some(&l) => l,
+                    None => return "bestmove resign".into(),
+                }
+            };
+            let mut line = format!("bestmove {m}");
+            if let Some(p) = r.ponder {
+                let mut after = pos.clone();
+                after.do_move(m);
+                let mut replies = MoveList::new();
+                engine::generate_legal(&after, &mut replies);
+                if replies.contains(p) {
+                    line.push_str(&format!(" ponder {p}"));
+                } else {
+                    log::error!("the search returned the illegal ponder move {p}; dropped");
+                }
+            }
+            line
+        }
+    }
+}
+
+/// `info ...` for a search progress report (`pv` last; the PV is cut at an illegal move).
+pub fn info_line(pos: &Position, info: &Info) -> String {
+    let mut s = format!("info depth {} seldepth {} multipv {} score ", info.depth, info.seldepth, info.multipv);
+    match info.score {
+        Score::Cp(v) => s.push_str(&format!("cp {v}")),
+        Score::Mate(n) => s.push_str(&format!("mate {n}")),
+    }
+    match info.bound {
+        search::Bound::Exact => {}
+        search::Bound::Lower => s.push_str(" lowerbound"),
+        search::Bound::Upper => s.push_str(" upperbound"),
+    }
+    s.push_str(&format!(" time {} nodes {} nps {} hashfull {}", info.time_ms, info.nodes, info.nps, info.hashfull));
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        let mut p = pos.clone();
+        for &m in &info.pv {
+            let mut legal = MoveList::new();
+            engine::generate_legal(&p, &mut legal);
+            if !legal.contains(m) {
+                log::error!("PV move {m} is illegal; PV cut");
+                break;
+            }
+            s.push_str(&format!(" {m}"));
+            p.do_move(m);
+        }
+    }
+    s
+}
+
+/// A result the front end decides without searching: no legal move, or a declaration win.
+pub fn trivial_result(pos: &Position, rule: engine::EnteringKingRule) -> Option<SearchResult> {
+    let mut legal = MoveList::new();
+    engine::generate_legal(pos, &mut legal);
+    if legal.is_empty() {
+        return Some(SearchResult { best: BestMove::Resign, ponder: None });
+    }
+    if pos.declaration_win(rule) {
+        return Some(SearchResult { best: BestMove::Win, ponder: None });
+    }
+    None
+}
+
+/// The checkmate line for a mate result, checked: every move legal, attacker moves check, the
+/// final position mated. A broken line is reported as `checkmate timeout`.
+pub fn checkmate_line(pos: &Position, r: &MateResult) -> String {
+    match r {
+        MateResult::NoMate => "checkmate nomate".into(),
+        MateResult::Timeout => "checkmate timeout".into(),
+        MateResult::Mate(moves) => {
+            let mut p = pos.clone();
+            let mut ok = !moves.is_empty();
+            for (i, &m) in moves.iter().enumerate() {
+                let mut legal = MoveList::new();
+                engine::generate_legal(&p, &mut legal);
+                if !legal.contains(m) || (i % 2 == 0 && !p.gives_check(m)) {
+                    ok = false;
+                    break;
+                }
+                p.do_move(m);
+            }
+            let mut legal = MoveList::new();
+            engine::generate_legal(&p, &mut legal);
+            if !ok || !legal.is_empty() || !p.in_check() {
+                log::error!("the mate solver returned a broken line; reporting timeout");
+                return "checkmate timeout".into();
+            }
+            let text: Vec<String> = moves.iter().map(Move::to_string).collect();
+            format!("checkmate {}", text.join(" "))
+        }
+    }
+}
+
+impl Session {
+    /// A session writing to `out`.
+    pub fn new(out: Arc<Output>) -> Session {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        Session {
+            out,
+            tx,
+            rx,
+            searcher: Searcher::new(),
+            settings: Settings::default(),
+            pos: None,
+            job: Job::Idle,
+            next_id: 1,
+            prepared: None,
+            clear_pending: false,
+        }
+    }
+
+    /// The sender stdin lines go to.
+    pub fn sender(&self) -> Sender<Event> {
+        self.tx.clone()
+    }
+
+    /// Runs until `quit` or end of input, then stops whatever runs.
+    pub fn run(&mut self) {
+        loop {
+            let ev = match self.rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(ev) => ev,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.check_search_alive();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => Event::Eof,
+            };
+            match ev {
+                Event::Line(line) => {
+                    self.out.log_input(&line);
+                    let r = catch_unwind(AssertUnwindSafe(|| self.handle_line(&line)));
+                    match r {
+                        Ok(Flow::Quit) => break,
+                        Ok(Flow::Continue) => {}
+                        Err(_) => {
+                            let cmd = line.split_whitespace().next().unwrap_or("");
+                            self.out.error(&format!(
+                                "internal error while handling '{}'; the engine goes on",
+                                crate::ascii(cmd, 20)
+                            ));
+                        }
+                    }
+                }
+                Event::Eof => {
+                    log::info!("end of input");
+                    break;
+                }
+                Event::SearchDone(id) => {
+                    if matches!(&self.job, Job::Search { id: j, .. } if *j == id) {
+                        self.searcher.wait();
+                        self.job = Job::Idle;
+                    }
+                }
+                Event::MateDone(id) => {
+                    if matches!(&self.job, Job::Mate { id: j, .. } if *j == id) {
+                        if let Job::Mate { handle, .. } = std::mem::replace(&mut self.job, Job::Idle) {
+                            let _ = handle.join();
+                        }
+                    }
+                }
+            }
+        }
+        self.shutdown();
+    }
+
+    /// Stops a running search for `quit`, waiting a bounded time for its result.
+    fn shutdown(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(3);
+        match std::mem::replace(&mut self.job, Job::Idle) {
+            Job::Idle => {}
+            Job::Held { line, ticket, .. } => {
+                ticket.emit(&line);
+            }
+            Job::Search { id, ticket, pos, .. } => {
+                self.searcher.stop();
+                if !self.wait_for(|e| matches!(e, Event::SearchDone(i) if *i == id), deadline) && !ticket.fired() {
+                    log::error!("the search did not stop in time");
+                    ticket.emit(&fallback_line(&pos));
+                }
+            }
+            Job::Mate { id, stop, .. } => {
+                stop.store(true, Ordering::SeqCst);
+                self.wait_for(|e| matches!(e, Event::MateDone(i) if *i == id), deadline);
+            }
+        }
+    }
+
+    fn wait_for(&self, pred: impl Fn(&Event) -> bool, deadline: Instant) -> bool {
+        loop {
+            match self.rx.recv_deadline(deadline) {
+                Ok(e) if pred(&e) => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// A search thread that ended without a result (a panic) must not leave the GUI waiting.
+    fn check_search_alive(&mut self) {
+        let Job::Search { ticket, .. } = &self.job else {
+            return;
+        };
+        if ticket.fired() || self.searcher.is_searching() {
+            return;
+        }
+        self.searcher.wait();
+        if let Job::Search { ticket, pos, waiting, ponder, .. } = std::mem::replace(&mut self.job, Job::Idle) {
+            if ticket.fired() {
+                return;
+            }
+            log::error!("the search ended without a result");
+            let line = fallback_line(&pos);
+            if waiting {
+                self.job = Job::Held { line, ticket, ponder };
+            } else {
+                ticket.emit(&line);
+            }
+        }
+    }
+
+    /// A job whose result line is out is over, even if its done event is still queued (the
+    /// GUI may answer the `bestmove` before the loop sees the event).
+    fn reap(&mut self) {
+        let over = match &self.job {
+            Job::Search { ticket, .. } => ticket.fired(),
+            Job::Mate { ticket, .. } => ticket.fired(),
+            _ => false,
+        };
+        if over {
+            match std::mem::replace(&mut self.job, Job::Idle) {
+                Job::Search { .. } => self.searcher.wait(),
+                Job::Mate { handle, .. } => {
+                    let _ = handle.join();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn position(&self) -> Position {
+        self.pos.clone().unwrap_or_else(Position::startpos)
+    }
+
+    /// Handles one line from the GUI.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        if let Some(n) = line.strip_prefix(TOO_LONG) {
+            self.out.error(&format!("line longer than {} bytes ({} bytes dropped); ignored", MAX_LINE, n.trim()));
+            return Flow::Continue;
+        }
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = tokens.first() else {
+            return Flow::Continue;
+        };
+        let args = &tokens[1..];
+        self.reap();
+        let cmd = cmd.to_ascii_lowercase();
+        match cmd.as_str() {
+            "usi" => self.cmd_usi(),
+            "isready" => self.cmd_isready(),
+            "setoption" => self.cmd_setoption(line),
+            "usinewgame" => {
+                if matches!(self.job, Job::Idle) {
+                    self.searcher.clear();
+                } else {
+                    self.clear_pending = true;
+                }
+            }
+            "position" => match parse::position(args) {
+                Ok((pos, problem)) => {
+                    self.pos = Some(pos);
+                    if let Some(p) = problem {
+                        self.out.error(&p);
+                    }
+                }
+                Err(e) => self.out.error(&format!("{e}; the previous position stays")),
+            },
+            "go" => self.cmd_go(args),
+            "stop" => self.cmd_stop(),
+            "ponderhit" => self.cmd_ponderhit(args),
+            "gameover" => {
+                if !args.is_empty() && !["win", "lose", "draw"].contains(&args[0]) {
+                    log::info!("gameover {}", crate::ascii(args[0], 20));
+                }
+                self.cmd_stop();
+            }
+            "quit" => return Flow::Quit,
+            "debug" | "register" => log::debug!("ignored: {}", crate::ascii(line, 80)),
+            "d" => self.out.lines(crate::tools::diagram(&self.position())),
+            "eval" => self.out.lines(crate::tools::eval(&self.position())),
+            "perft" => self.cmd_perft(args),
+            "bench" => self.cmd_bench(args),
+            "help" => self.out.lines(crate::help_lines()),
+            _ => self.out.error(&format!("unknown command '{}' (try help)", crate::ascii(&cmd, 40))),
+        }
+        Flow::Continue
+    }
+
+    fn cmd_usi(&self) {
+        let mut lines = vec![
+            format!("id name Kaname {}", env!("CARGO_PKG_VERSION")),
+            "id author The Kaname developers".to_string(),
+        ];
+        lines.extend(options::declarations());
+        lines.push("usiok".into());
+        self.out.lines(lines);
+    }
+
+    /// `prepare` with a keep-alive empty line every 5 s, so that GUIs do not time out.
+    fn prepare(&mut self) {
+        self.searcher.set_options(&self.settings.search);
+        let out = self.out.clone();
+        let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(0);
+        let searcher = &mut self.searcher;
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(Duration::from_secs(5)) {
+                    out.line("");
+                }
+            });
+            searcher.prepare();
+            drop(done_tx);
+        });
+        let o = &self.settings.search;
+        self.prepared = Some((o.hash_mb, o.threads, o.mate_hash_mb));
+        if self.clear_pending {
+            self.searcher.clear();
+            self.clear_pending = false;
+        }
+    }
+
+    fn cmd_isready(&mut self) {
+        // During a search answer at once and leave the search alone.
+        if matches!(self.job, Job::Idle) {
+            self.prepare();
+        }
+        self.out.line("readyok");
+    }
+
+    fn cmd_setoption(&mut self, line: &str) {
+        // The value is the rest of the line after ` value ` (file paths may contain spaces).
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let name_at = tokens.iter().position(|t| t.eq_ignore_ascii_case("name"));
+        let value_at = tokens.iter().position(|t| t.eq_ignore_ascii_case("value"));
+        let Some(name_at) = name_at else {
+            self.out.error("setoption: expected setoption name <id> [value <x>]");
+            return;
+        };
+        let name_end = value_at.filter(|&v| v > name_at).unwrap_or(tokens.len());
+        let name = tokens[name_at + 1..name_end].join(" ");
+        if name.is_empty() {
+            self.out.error("setoption: missing option name");
+            return;
+        }
+        let value = value_at.map(|v| rest_after_token(line, v).trim());
+        let parsed = match options::parse(&name, value) {
+            Ok(p) => p,
+            Err(e) => {
+                self.out.error(&format!("setoption: {e}"));
+                return;
+            }
+        };
+        if let Some(w) = &parsed.warning {
+            self.out.error(&format!("setoption: {w}"));
+        }
+        self.settings.apply(parsed.name, &parsed.value);
+        match (parsed.name, &parsed.value) {
+            ("ClearHash", _) => {
+                if matches!(self.job, Job::Idle) {
+                    self.searcher.clear();
+                } else {
+                    self.clear_pending = true;
+                }
+            }
+            ("UsiLog", Value::Text(path)) => {
+                if let Err(e) = self.out.set_log(path) {
+                    self.settings.usi_log.clear();
+                    self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", crate::ascii(path, 100)));
+                }
+            }
+            ("USI_OwnBook", Value::Bool(true)) => {
+                self.out.info_string("USI_OwnBook: Kaname has no opening book yet; searching every move")
+            }
+            _ => {}
+        }
+    }
+
+    /// Ends whatever runs before a new `go`; its result line is printed first.
+    fn finish_job(&mut self) {
+        match std::mem::replace(&mut self.job, Job::Idle) {
+            Job::Idle => {}
+            Job::Held { line, ticket, .. } => {
+                ticket.emit(&line);
+            }
+            Job::Search { ticket, pos, .. } => {
+                self.searcher.stop();
+                self.searcher.wait();
+                if !ticket.fired() {
+                    log::error!("the search ended without a result");
+                    ticket.emit(&fallback_line(&pos));
+                }
+            }
+            Job::Mate { stop, handle, .. } => {
+                stop.store(true, Ordering::SeqCst);
+                let _ = handle.join();
+            }
+        }
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        self.finish_job();
+        let pos = self.position();
+        let (go, problem) = parse::go(args, &pos);
+        if let Some(p) = problem {
+            self.out.error(&p);
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        if let Some(time) = go.mate {
+            self.start_mate(id, pos, time);
+            return;
+        }
+        let limits = go.limits;
+        let ticket = Ticket::new(&self.out);
+        let waiting = limits.infinite || limits.ponder;
+        if let Some(r) = trivial_result(&pos, self.settings.search.entering_king_rule) {
+            let line = bestmove_line(&pos, &r);
+            if waiting {
+                self.job = Job::Held { line, ticket, ponder: limits.ponder };
+            } else {
+                ticket.emit(&line);
+            }
+            return;
+        }
+        self.start_search(id, pos, limits, ticket);
+    }
+
+    fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket) {
+        let o = &self.settings.search;
+        if self.prepared != Some((o.hash_mb, o.threads, o.mate_hash_mb)) {
+            self.prepare();
+        } else {
+            self.searcher.set_options(&self.settings.search);
+            if self.clear_pending {
+                self.searcher.clear();
+                self.clear_pending = false;
+            }
+        }
+        let out = self.out.clone();
+        let info_pos = pos.clone();
+        let on_info = Box::new(move |info: Info| out.line(&info_line(&info_pos, &info)));
+        let done_pos = pos.clone();
+        let done_ticket = ticket.clone();
+        let tx = self.tx.clone();
+        let on_done = Box::new(move |r: SearchResult| {
+            done_ticket.emit(&bestmove_line(&done_pos, &r));
+            let _ = tx.send(Event::SearchDone(id));
+        });
+        let waiting = limits.infinite || limits.ponder;
+        let ponder = limits.ponder;
+        self.job = Job::Search { id, ticket, pos: Box::new(pos.clone()), waiting, ponder };
+        self.searcher.start(pos, limits, on_info, on_done);
+    }
+
+    fn start_mate(&mut self, id: u64, pos: Position, time: Option<u64>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = stop.clone();
+        let out = self.out.clone();
+        let tx = self.tx.clone();
+        let hash_mb = self.settings.search.mate_hash_mb;
+        let ticket = Ticket::new(&self.out);
+        let thread_ticket = ticket.clone();
+        let handle = std::thread::Builder::new()
+            .name("mate".into())
+            .spawn(move || {
+                let start = Instant::now();
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    let mut progress = |p: search::MateProgress| {
+                        out.line(&format!(
+                            "info nodes {} nps {} time {}",
+                            p.nodes,
+                            crate::bench::nps(p.nodes, p.time_ms),
+                            p.time_ms
+                        ));
+                    };
+                    search::solve_mate(&pos, time, hash_mb, &thread_stop, &mut progress)
+                }));
+                let r = r.unwrap_or_else(|_| {
+                    log::error!("the mate solver panicked");
+                    MateResult::Timeout
+                });
+                log::debug!("go mate took {} ms", start.elapsed().as_millis());
+                thread_ticket.emit(&checkmate_line(&pos, &r));
+                let _ = tx.send(Event::MateDone(id));
+            })
+            .expect("spawning the mate thread");
+        self.job = Job::Mate { id, ticket, stop, handle };
+    }
+
+    fn cmd_stop(&mut self) {
+        match &self.job {
+            Job::Idle => log::debug!("stop while idle: ignored"),
+            Job::Search { .. } => self.searcher.stop(),
+            Job::Mate { stop, .. } => stop.store(true, Ordering::SeqCst),
+            Job::Held { .. } => {
+                if let Job::Held { line, ticket, .. } = std::mem::replace(&mut self.job, Job::Idle) {
+                    ticket.emit(&line);
+                }
+            }
+        }
+    }
+
+    fn cmd_ponderhit(&mut self, args: &[&str]) {
+        let pos = self.position();
+        let (limits, problem) = parse::ponderhit(args, &pos);
+        if let Some(p) = problem {
+            self.out.error(&p);
+        }
+        match &mut self.job {
+            Job::Search { ponder: p @ true, waiting, .. } => {
+                *p = false;
+                *waiting = false;
+                self.searcher.ponderhit(limits);
+            }
+            Job::Held { ponder: true, .. } => {
+                if let Job::Held { line, ticket, .. } = std::mem::replace(&mut self.job, Job::Idle) {
+                    ticket.emit(&line);
+                }
+            }
+            _ => log::debug!("ponderhit while not pondering: ignored"),
+        }
+    }
+
+    fn busy_error(&self, what: &str) -> bool {
+        if matches!(self.job, Job::Idle) {
+            return false;
+        }
+        self.out.error(&format!("{what} is not available while a search runs (send stop first)"));
+        true
+    }
+
+    fn cmd_perft(&mut self, args: &[&str]) {
+        if self.busy_error("perft") {
+            return;
+        }
+        match args.first().map(|d| d.parse::<u32>()) {
+            Some(Ok(d)) if (1..=12).contains(&d) => {
+                let lines = crate::tools::perft(&self.position(), d);
+                self.out.lines(lines);
+            }
+            _ => self.out.error("perft: expected perft <depth 1..12>"),
+        }
+    }
+
+    fn cmd_bench(&mut self, args: &[&str]) {
+        if self.busy_error("bench") {
+            return;
+        }
+        let (depth, threads, hash) = match crate::bench_args(args) {
+            Ok(a) => a,
+            Err(e) => {
+                self.out.error(&format!("bench: {e}"));
+                return;
+            }
+        };
+        let mut o = self.settings.search.clone();
+        o.threads = threads.unwrap_or(o.threads);
+        o.hash_mb = hash.unwrap_or(o.hash_mb);
+        self.searcher.set_options(&o);
+        self.searcher.prepare();
+        self.prepared = Some((o.hash_mb, o.threads, o.mate_hash_mb));
+        let out = self.out.clone();
+        crate::bench::run(&mut self.searcher, depth, &mut |l| out.line(&l));
+        self.searcher.clear();
+        self.searcher.set_options(&self.settings.search);
+    }
+}
+
+/// The text after the `n`-th (0-based) whitespace-separated token of `line`.
+fn rest_after_token(line: &str, n: usize) -> &str {
+    let mut rest = line;
+    for _ in 0..=n {
+        rest = rest.trim_start();
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = &rest[end..];
+    }
+    rest
+}
+
+/// A legal move when the search failed to give one.
+fn fallback_line(pos: &Position) -> String {
+    let mut legal = MoveList::new();
+    engine::generate_legal(pos, &mut legal);
+    match legal.iter().next() {
+        Some(m) => format!("bestmove {m}"),
+        None => "bestmove resign".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn lines_are_split_and_cleaned() {
+        let mut r = Cursor::new(b"usi\r\nis\xffready\n\nlast".to_vec());
+        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "usi");
+        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "is\u{fffd}ready");
+        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "");
+        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "last");
+        assert_eq!(read_line(&mut r, 100).unwrap(), None);
+        let mut r = Cursor::new(b"0123456789\nok\n".to_vec());
+        let l = read_line(&mut r, 4).unwrap().unwrap();
+        assert!(l.starts_with(TOO_LONG) && l.ends_with(" 6"), "{l:?}");
+        assert_eq!(read_line(&mut r, 4).unwrap().unwrap(), "ok");
+    }
+
+    #[test]
+    fn option_values_keep_spaces() {
+        let l = "setoption  name UsiLog value /tmp/my logs/usi.log ";
+        assert_eq!(rest_after_token(l, 3).trim(), "/tmp/my logs/usi.log");
+    }
+
+    #[test]
+    fn mate_lines_are_checked() {
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
+        let m = pos.parse_usi_move("G*5b").unwrap();
+        assert_eq!(checkmate_line(&pos, &MateResult::Mate(vec![m])), "checkmate G*5b");
+        let quiet = pos.parse_usi_move("5i4h").unwrap();
+        assert_eq!(checkmate_line(&pos, &MateResult::Mate(vec![quiet])), "checkmate timeout");
+        assert_eq!(checkmate_line(&pos, &MateResult::NoMate), "checkmate nomate");
+    }
+
+    #[test]
+    fn trivial_results() {
+        let mated = Position::from_sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
+        let r = trivial_result(&mated, engine::EnteringKingRule::Csa27).unwrap();
+        assert_eq!(bestmove_line(&mated, &r), "bestmove resign");
+        assert!(trivial_result(&Position::startpos(), engine::EnteringKingRule::Csa27).is_none());
+    }
+}

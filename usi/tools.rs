@@ -1,0 +1,128 @@
+//! Commands for people and scripts: `d` (board diagram), `eval`, `perft`.
+
+use engine::{see_value, Color, PieceType, Position, Square};
+use std::time::Instant;
+
+fn hand_text(pos: &Position, c: Color) -> String {
+    let hand = pos.hand(c);
+    let mut s = String::new();
+    for pt in PieceType::HAND_ORDER {
+        let n = hand.count(pt);
+        if n > 0 {
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            s.push(pt.letter());
+        }
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
+}
+
+/// The `d` diagram: board (upper case = black/sente), hands, side to move, SFEN, key, checkers.
+pub fn diagram(pos: &Position) -> Vec<String> {
+    let mut lines = vec!["   9  8  7  6  5  4  3  2  1".to_string(), "+---------------------------+".to_string()];
+    for rank in 0..9u8 {
+        let mut row = String::from("|");
+        for file in (0..9u8).rev() {
+            let pc = pos.piece_on(Square::from_coords(file, rank));
+            let t = pc.to_string();
+            row.push_str(&match t.len() {
+                1 if t == "." => " . ".to_string(),
+                1 => format!(" {t} "),
+                _ => format!("{t} "),
+            });
+        }
+        row.push_str(&format!("| {}", (b'a' + rank) as char));
+        lines.push(row);
+    }
+    lines.push("+---------------------------+".to_string());
+    lines.push(format!(
+        "Hands: black (sente) {}, white (gote) {}",
+        hand_text(pos, Color::Black),
+        hand_text(pos, Color::White)
+    ));
+    lines.push(format!(
+        "Side to move: {}, ply {}",
+        match pos.side_to_move() {
+            Color::Black => "black (sente)",
+            Color::White => "white (gote)",
+        },
+        pos.game_ply()
+    ));
+    lines.push(format!("SFEN: {}", pos.to_sfen()));
+    lines.push(format!("Key: {:016x}", pos.key()));
+    let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+    lines.push(format!("Checkers: {}", if checkers.is_empty() { "-".to_string() } else { checkers.join(" ") }));
+    lines
+}
+
+/// Material from Black's point of view: board (kings excluded) plus hands, SEE piece values.
+pub fn material(pos: &Position) -> i32 {
+    let mut v = 0;
+    for sq in Square::ALL {
+        let pc = pos.piece_on(sq);
+        if let Some(pt) = pc.kind_opt() {
+            if pt != PieceType::King {
+                let s = if pc.color() == Color::Black { 1 } else { -1 };
+                v += s * see_value(pt);
+            }
+        }
+    }
+    for pt in PieceType::HAND {
+        let d = pos.hand(Color::Black).count(pt) as i32 - pos.hand(Color::White).count(pt) as i32;
+        v += d * see_value(pt);
+    }
+    v
+}
+
+/// The `eval` lines. A placeholder: the eval crate has no evaluation yet.
+pub fn eval(pos: &Position) -> Vec<String> {
+    let black = material(pos);
+    let stm = if pos.side_to_move() == Color::Black { black } else { -black };
+    vec![
+        "Evaluation: PLACEHOLDER (material balance only, engine::see_value piece values; the real evaluation is not wired in yet)".to_string(),
+        format!("Material: {black:+} (black's view), {stm:+} (side to move's view)"),
+    ]
+}
+
+/// `perft`: one line per root move, then the total, time and speed.
+pub fn perft(pos: &Position, depth: u32) -> Vec<String> {
+    let mut p = pos.clone();
+    let start = Instant::now();
+    let divide = engine::perft_divide(&mut p, depth);
+    let ms = start.elapsed().as_millis() as u64;
+    let total: u64 = divide.iter().map(|(_, n)| n).sum();
+    let mut lines: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+    lines.push(format!("Nodes searched: {total}"));
+    lines.push(format!("Time: {ms} ms"));
+    lines.push(format!("Nodes/second: {}", crate::bench::nps(total, ms)));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagram_of_the_start_position() {
+        let d = diagram(&Position::startpos());
+        assert_eq!(d[2], "| l  n  s  g  k  g  s  n  l | a");
+        assert_eq!(d[3], "| .  r  .  .  .  .  .  b  . | b");
+        assert!(d.iter().any(|l| l == &format!("SFEN: {}", engine::START_SFEN)));
+        assert!(d.iter().any(|l| l == "Checkers: -"));
+        assert!(d.iter().all(|l| l.is_ascii()));
+    }
+
+    #[test]
+    fn material_and_perft() {
+        assert_eq!(material(&Position::startpos()), 0);
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2P 1").unwrap();
+        assert_eq!(material(&p), 180);
+        let lines = perft(&Position::startpos(), 2);
+        assert_eq!(lines.len(), 30 + 3);
+        assert_eq!(lines[30], "Nodes searched: 900");
+    }
+}

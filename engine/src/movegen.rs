@@ -282,7 +282,7 @@ impl Position {
     /// Whether `m` is a legal move here. Works for any bit pattern (e.g. a move read from the
     /// transposition table, possibly written by another thread for another position).
     pub fn is_legal(&self, m: Move) -> bool {
-        if !m.is_ok() {
+        if !m.is_well_formed() {
             return false;
         }
         let us = self.side_to_move();

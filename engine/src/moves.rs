@@ -96,6 +96,24 @@ impl Move {
         self.0 >> 7 != self.0 & 0x7f && self.0 >> 16 != 0
     }
 
+    /// Whether every field decodes: squares on the board, a real piece code, a hand kind for a
+    /// drop, a promotable kind for a promotion. Arbitrary bit patterns (a racy table entry) may
+    /// fail this; every accessor is safe to call on a move that passes it.
+    pub const fn is_well_formed(self) -> bool {
+        let to = self.0 & 0x7f;
+        let from = (self.0 >> 7) & 0x7f;
+        let piece = (self.0 >> 16) & 0x1f;
+        let kind = piece & 15;
+        if self.0 >> 21 != 0 || to >= 81 || kind == 0 || kind > 14 || !self.is_ok() {
+            return false;
+        }
+        if self.is_drop() {
+            from >= 1 && from <= 7 && from == kind && !self.is_promotion()
+        } else {
+            from < 81 && (!self.is_promotion() || (kind > 8 && kind != 15))
+        }
+    }
+
     /// The low 16 bits, enough to identify the move in its position.
     #[inline(always)]
     pub const fn to_u16(self) -> u16 {

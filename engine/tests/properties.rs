@@ -294,9 +294,7 @@ fn see_hand_cases() {
 ///
 /// ENGINE BUG (reported): `Move::promotion(from, to, gold)` encodes piece code 15, and
 /// `is_legal` calls `Move::piece_after`, which indexes `PieceType::ALL[14]` and panics.
-/// Ignored so the suite stays green until `is_legal` validates the piece code first.
 #[test]
-#[ignore = "engine bug: is_legal panics on a promoting-gold move (see comment)"]
 fn is_legal_rejects_promoting_gold_and_king() {
     let pos = Position::from_sfen("4k4/9/9/9/9/9/9/4G4/4K4 b - 1").unwrap();
     let g = pos.piece_on("5h".parse().unwrap());

@@ -10,6 +10,9 @@ use search::{solve_mate_nodes, verify_line, MateResult};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+/// Per label: positions, solved, right length, nodes, seconds.
+type Row = (u32, u32, u32, u64, f64);
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "-v");
@@ -19,8 +22,7 @@ fn main() {
     let max_nodes: u64 = rest.get(1).map(|s| s.parse().expect("MAX_NODES")).unwrap_or(1_000_000);
     let hash_mb: usize = rest.get(2).map(|s| s.parse().expect("HASH_MB")).unwrap_or(64);
     let text = std::fs::read_to_string(suite).expect("suite file");
-    // label -> (positions, solved, right length, nodes, seconds)
-    let mut table: BTreeMap<(u32, String), (u32, u32, u32, u64, f64)> = BTreeMap::new();
+    let mut table: BTreeMap<(u32, String), Row> = BTreeMap::new();
     let t_all = Instant::now();
     let mut wrong = 0;
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
@@ -42,7 +44,7 @@ fn main() {
                     wrong += 1;
                     println!("WRONG: bad line for {sfen}");
                 }
-                let right = known.map_or(true, |k| k == pv.len());
+                let right = known.is_none_or(|k| k == pv.len());
                 if known.is_some_and(|k| pv.len() < k) {
                     wrong += 1;
                     println!("WRONG: mate {} shorter than the known minimum {label}: {sfen}", pv.len());

@@ -65,6 +65,8 @@ pub struct Solver<'a> {
     pub stop: Option<&'a AtomicBool>,
     pub progress: Option<&'a mut dyn FnMut(MateProgress)>,
     pub aborted: bool,
+    /// Statistics: repetitions met, tainted disproofs left out of the table.
+    pub stats: [u64; 2],
     start: Instant,
     next_report: Instant,
     path: Vec<u64>,
@@ -83,6 +85,7 @@ impl<'a> Solver<'a> {
             stop: None,
             progress: None,
             aborted: false,
+            stats: [0; 2],
             start: now,
             next_report: now + std::time::Duration::from_secs(1),
             path: vec![0; MAX_PLY as usize + 2],
@@ -152,6 +155,78 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Cheap look-ahead at a node seen for the first time (as dlshogi's df-pn does): an OR
+    /// node with a check that leaves no evasion is mate in 1; an AND node all of whose evasions
+    /// allow a mate in 1 is mate in 2, and one with an evasion after which the attacker has no
+    /// check at all is no mate. Children's values are updated in place.
+    fn quick_check(&mut self, pos: &mut Position, children: &mut [Child], is_or: bool, r: u16) -> Option<Outcome> {
+        if is_or {
+            for c in children.iter_mut() {
+                if c.pn == 0 {
+                    continue;
+                }
+                pos.do_move(c.mv);
+                let mated = !pos.has_legal_move();
+                pos.undo_move(c.mv);
+                if mated {
+                    c.pn = 0;
+                    c.dn = INF;
+                    c.mate_len = 0;
+                    return Some(Outcome { pn: 0, dn: INF, mate_len: 1, nomate: 0, taint: NO_TAINT });
+                }
+            }
+            return None;
+        }
+        if r < 2 {
+            return None;
+        }
+        let attacker = !pos.side_to_move();
+        let mut all_mated = true;
+        for c in children.iter_mut() {
+            if c.pn == 0 {
+                continue;
+            }
+            if c.dn == 0 {
+                all_mated = false;
+                continue;
+            }
+            pos.do_move(c.mv);
+            let mut checks = MoveList::new();
+            generate_checks(pos, &mut checks);
+            let mut mated = false;
+            for &m in checks.iter() {
+                pos.do_move(m);
+                mated = !pos.has_legal_move();
+                pos.undo_move(m);
+                if mated {
+                    break;
+                }
+            }
+            let hand = pos.hand(attacker);
+            let key = pos.board_key();
+            pos.undo_move(c.mv);
+            if mated {
+                c.pn = 0;
+                c.dn = INF;
+                c.mate_len = 1;
+                self.tt.store(key, hand, 0, INF, 1, None, 1);
+            } else if checks.is_empty() {
+                c.pn = INF;
+                c.dn = 0;
+                c.nomate = INF_DEPTH;
+                self.tt.store(key, hand, INF, 0, INF_DEPTH, Some(INF_DEPTH), 1);
+                return Some(Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT });
+            } else {
+                all_mated = false;
+                break;
+            }
+        }
+        if all_mated {
+            return Some(Outcome { pn: 0, dn: INF, mate_len: 2, nomate: 0, taint: NO_TAINT });
+        }
+        None
+    }
+
     /// Fills `self.pool[ply]` with the children of `pos` and their table values.
     #[inline(never)]
     fn expand(&mut self, pos: &Position, ply: usize, is_or: bool, remaining: u16) {
@@ -186,6 +261,7 @@ impl<'a> Solver<'a> {
         while q >= 2 {
             q -= 2;
             if self.path[q] == full_key {
+                self.stats[0] += 1;
                 return Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: q as u16 };
             }
         }
@@ -205,10 +281,14 @@ impl<'a> Solver<'a> {
         let bkey = pos.board_key();
         let nodes_at_entry = self.nodes;
 
+        let fresh = !self.tt.probe(bkey, hand, r).found;
         self.expand(pos, ply, is_or, r - 1);
         let mut children = std::mem::take(&mut self.pool[ply]);
+        let quick = if fresh && !children.is_empty() { self.quick_check(pos, &mut children, is_or, r) } else { None };
         let out;
-        if children.is_empty() {
+        if let Some(o) = quick {
+            out = o;
+        } else if children.is_empty() {
             out = if is_or {
                 Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT }
             } else {
@@ -253,6 +333,8 @@ impl<'a> Solver<'a> {
         } else if out.dn == 0 {
             if out.taint == NO_TAINT {
                 self.tt.store(bkey, hand, INF, 0, INF_DEPTH, Some(out.nomate), work);
+            } else {
+                self.stats[1] += 1;
             }
         } else {
             self.tt.store(bkey, hand, out.pn, out.dn, INF_DEPTH, None, work);

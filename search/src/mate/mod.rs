@@ -14,6 +14,9 @@ use engine::{generate, generate_checks, GenKind, Move, MoveList, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// The length limit of the first search.
+const FIRST_LIMIT: u16 = 31;
+
 /// The answer to `go mate`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateResult {
@@ -84,7 +87,18 @@ fn run(solver: &mut Solver, pos: &mut Position, shortest: bool) -> (MateResult, 
         return (MateResult::NoMate, false);
     }
     solver.set_path(0, pos.key());
-    let o = solver.search_or(pos, 0, MAX_PLY);
+    // Deep chases of the king that lead nowhere drown a df-pn without a length limit, so the
+    // limit grows: 31 plies, then 63, 127, ... up to the guard. A disproof under a limit only
+    // says "no mate that short" (the table keeps it as such); only one that holds at every
+    // length answers NoMate.
+    let mut limit = FIRST_LIMIT;
+    let o = loop {
+        let o = solver.search_or(pos, 0, limit);
+        if o.pn == 0 || solver.aborted || o.nomate == tt::INF_DEPTH || limit >= MAX_PLY {
+            break o;
+        }
+        limit = (limit * 2 + 1).min(MAX_PLY);
+    };
     if o.pn != 0 {
         return if o.dn == 0 && o.nomate == tt::INF_DEPTH {
             (MateResult::NoMate, false)
@@ -113,16 +127,17 @@ fn run(solver: &mut Solver, pos: &mut Position, shortest: bool) -> (MateResult, 
     if let Some(d) = solver.deadline {
         solver.deadline = Some(d.max(Instant::now()) + Duration::from_millis(solver.elapsed_ms() / 4 + 50));
     }
-    match extract_line(solver, pos, len) {
+    match extract_line(solver, pos, len, exact) {
         Some(line) if verify_line(pos, &line) => (MateResult::Mate(line), exact),
         _ => (MateResult::Timeout, false),
     }
 }
 
 /// Reads a mating line of at most `len` plies: at OR nodes a check proved to mate within the
-/// remaining length, at AND nodes an evasion after which no shorter mate exists (so the line is
-/// as long as the defender can make it when `len` is exact).
-fn extract_line(solver: &mut Solver, pos: &mut Position, len: u16) -> Option<Vec<Move>> {
+/// remaining length, at AND nodes, when `len` is `exact`, an evasion after which no shorter
+/// mate exists (so the line is as long as the defender can make it), else the evasion with the
+/// longest proof in the table.
+fn extract_line(solver: &mut Solver, pos: &mut Position, len: u16, exact: bool) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut d = len;
     let result = loop {
@@ -171,14 +186,23 @@ fn extract_line(solver: &mut Solver, pos: &mut Position, len: u16) -> Option<Vec
             break None;
         }
         let them = !pos.side_to_move();
+        // Evasions, the longest known proofs first.
+        let mut order: Vec<(u16, Move)> = evasions
+            .iter()
+            .map(|&e| {
+                let (pn, _, ml) = solver.probe_child(pos, e, them, d - 1);
+                (if pn == 0 { ml } else { 0 }, e)
+            })
+            .collect();
+        order.sort_by_key(|&(ml, _)| std::cmp::Reverse(ml));
         let mut chosen = None;
         while chosen.is_none() {
-            if d < 4 {
-                chosen = Some(evasions.as_slice()[0]);
+            if d < 4 || !exact {
+                chosen = Some(order[0].1);
                 break;
             }
             // An evasion after which there is no mate within d - 3.
-            for &e in evasions.iter() {
+            for &(_, e) in &order {
                 let (_, dn, _) = solver.probe_child(pos, e, them, d - 3);
                 if dn == 0 {
                     chosen = Some(e);
@@ -188,7 +212,7 @@ fn extract_line(solver: &mut Solver, pos: &mut Position, len: u16) -> Option<Vec
             if chosen.is_some() {
                 break;
             }
-            for &e in evasions.iter() {
+            for &(_, e) in &order {
                 pos.do_move(e);
                 let o = solver.search_or(pos, line.len() + 1, d - 3);
                 pos.undo_move(e);

@@ -38,10 +38,13 @@ pub struct Probe {
     /// Longest depth known to hold no mate (`0` with `has_nomate == false`: nothing known).
     pub nomate_depth: u16,
     pub has_nomate: bool,
+    /// Whether an entry for exactly this hand exists (the node was searched before).
+    pub found: bool,
 }
 
 impl Probe {
-    pub const UNKNOWN: Probe = Probe { pn: 1, dn: 1, mate_len: INF_DEPTH, nomate_depth: 0, has_nomate: false };
+    pub const UNKNOWN: Probe =
+        Probe { pn: 1, dn: 1, mate_len: INF_DEPTH, nomate_depth: 0, has_nomate: false, found: false };
 }
 
 /// A fixed-size table of `[u64; 4]` entries.
@@ -78,6 +81,7 @@ impl MateTable {
             let nomate = (e[3] >> 16) as u16;
             let has_nomate = (e[3] >> 40) & 1 != 0;
             if h == hand.bits() {
+                p.found = true;
                 p.pn = e[2] as u32;
                 p.dn = (e[2] >> 32) as u32;
                 p.mate_len = p.mate_len.min(mate_len);
@@ -111,6 +115,7 @@ impl MateTable {
 
     /// Records what a search learned: heuristics `pn`/`dn` (only when neither is 0), and the
     /// facts `mate_len` / `nomate_depth` (pass `INF_DEPTH` / `None` for none).
+    #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, mate_len: u16, nomate: Option<u16>, work: u32) {
         let key = if key == 0 { 2 } else { key };
         let base = self.cluster(key);

@@ -1,0 +1,117 @@
+//! The mate solver's contract on small hand-made positions: mate_in_1, NoMate cases, the
+//! attacker in check, the stop flag and progress reports.
+
+use engine::{generate, GenKind, MoveList, Position};
+use search::{mate_in_1, solve_mate, verify_line, MateResult};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+fn solve(sfen: &str) -> MateResult {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let stop = AtomicBool::new(false);
+    solve_mate(&pos, Some(10_000), 16, &stop, &mut |_| {})
+}
+
+fn mate_len(sfen: &str) -> usize {
+    let pos = Position::from_sfen(sfen).unwrap();
+    match solve(sfen) {
+        MateResult::Mate(line) => {
+            assert!(verify_line(&pos, &line), "{sfen}: bad line {line:?}");
+            line.len()
+        }
+        r => panic!("{sfen}: expected a mate, got {r:?}"),
+    }
+}
+
+#[test]
+fn mate_in_one_found_and_checked() {
+    for sfen in ["4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "k8/9/1G7/9/9/9/9/9/8K b G 1", "8k/6G2/9/9/8b/9/9/9/4K3R b - 1"] {
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        let m = mate_in_1(&mut pos).unwrap_or_else(|| panic!("{sfen}: no mate in 1"));
+        assert!(verify_line(&pos, &[m]), "{sfen}: {m}");
+        assert_eq!(mate_len(sfen), 1);
+    }
+    // Only a pawn drop would mate, and that is illegal.
+    let mut pos = Position::from_sfen("k8/9/1G7/9/9/9/9/9/8K b P 1").unwrap();
+    assert_eq!(mate_in_1(&mut pos), None);
+    let mut pos = Position::startpos();
+    assert_eq!(mate_in_1(&mut pos), None);
+}
+
+#[test]
+fn mate_in_one_agrees_with_brute_force() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt")).unwrap();
+    let mut found = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).step_by(5) {
+        let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else { continue };
+        let mut all = MoveList::new();
+        generate(&pos, GenKind::All, &mut all);
+        let brute = all.iter().any(|&m| {
+            pos.do_move(m);
+            let mated = !pos.has_legal_move();
+            pos.undo_move(m);
+            mated
+        });
+        let fast = mate_in_1(&mut pos);
+        assert_eq!(fast.is_some(), brute, "{line}");
+        if let Some(m) = fast {
+            assert!(verify_line(&pos, &[m]));
+            found += 1;
+        }
+    }
+    assert!(found > 50, "only {found} mates in 1");
+}
+
+#[test]
+fn no_mate_cases() {
+    // No check at all, pawn-drop mate only, a mate that needs a gold the attacker lacks.
+    for sfen in [
+        "4k4/9/9/9/9/9/9/9/4K4 b - 1",
+        "k8/9/1G7/9/9/9/9/9/8K b P 1",
+        "4k4/9/4P4/9/9/9/9/9/4K4 b S 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    ] {
+        assert_eq!(solve(sfen), MateResult::NoMate, "{sfen}");
+    }
+}
+
+#[test]
+fn attacker_in_check() {
+    // The only evasion that checks mates (the rook takes the checking bishop).
+    assert_eq!(mate_len("8k/6G2/9/9/8b/9/9/9/4K3R b - 1"), 1);
+    // In check from an adjacent rook, no evasion checks: no mate.
+    assert_eq!(solve("4k4/9/4P4/9/9/9/9/4r4/4K4 b G 1"), MateResult::NoMate);
+}
+
+#[test]
+fn stop_flag_is_obeyed() {
+    // A big middlegame position with many checks: stop it after 50 ms.
+    let pos = Position::from_sfen("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1").unwrap();
+    let stop = AtomicBool::new(false);
+    let t = Instant::now();
+    let mut reports = 0;
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let r = solve_mate(&pos, None, 16, &stop, &mut |_| reports += 1);
+        assert!(matches!(r, MateResult::Timeout | MateResult::Mate(_) | MateResult::NoMate));
+    });
+    assert!(t.elapsed().as_millis() < 1000, "took {:?}", t.elapsed());
+}
+
+#[test]
+fn time_limit_and_progress() {
+    // No mate here but a long search: with 1.3 s the solver reports about once a second.
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b RB 1").unwrap();
+    let stop = AtomicBool::new(false);
+    let t = Instant::now();
+    let mut reports = Vec::new();
+    let r = solve_mate(&pos, Some(1300), 16, &stop, &mut |p| reports.push(p.time_ms));
+    let ms = t.elapsed().as_millis();
+    if r == MateResult::Timeout {
+        assert!((1200..2500).contains(&ms), "took {ms} ms");
+        assert!(!reports.is_empty(), "no progress report");
+    }
+}

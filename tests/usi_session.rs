@@ -93,7 +93,9 @@ fn play(e: &mut Engine, start: &str, plies: usize) -> Vec<String> {
             break;
         }
         if ply % 2 == 0 {
-            let best = e.go(&format!("go btime {} wtime 60000 byoyomi 200", 60000 - ply));
+            // Main time used up (as late in a game): the clock is byoyomi only, so that a real
+            // search spends ~0.2 s here.
+            let best = e.go(&format!("go btime 0 wtime {} byoyomi 200", 60000 - ply * 100));
             let m = best.split_whitespace().nth(1).unwrap().to_string();
             if m == "resign" || m == "win" {
                 break;
@@ -170,14 +172,14 @@ fn ponder_hit_and_ponder_miss() {
     e.send("usinewgame");
     // Hit.
     e.send("position startpos moves 7g7f 3c3d");
-    e.send("go ponder btime 10000 wtime 10000 byoyomi 200");
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
     let quiet = e.collect_for(QUIET);
     assert!(no_bestmove(&quiet), "bestmove while pondering: {quiet:?}");
     e.send("ponderhit");
     e.expect_bestmove(LIVE);
     // Miss: stop, the bestmove must be legal in the pondered position, then the real move.
     e.send("position startpos moves 7g7f 3c3d 2g2f 8c8d");
-    e.send("go ponder btime 10000 wtime 10000 byoyomi 200");
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
     let quiet = e.collect_for(QUIET);
     assert!(no_bestmove(&quiet), "bestmove while pondering: {quiet:?}");
     e.send("stop");
@@ -186,10 +188,10 @@ fn ponder_hit_and_ponder_miss() {
     e.go(GO);
     // YaneuraOu's ponderhit with clock times.
     e.send("position startpos moves 7g7f 3c3d 2g2f 4c4d 2f2e 2b3c");
-    e.send("go ponder btime 9000 wtime 9000 byoyomi 200");
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
     let quiet = e.collect_for(QUIET);
     assert!(no_bestmove(&quiet), "bestmove while pondering: {quiet:?}");
-    e.send("ponderhit btime 8500 wtime 9000 byoyomi 200");
+    e.send("ponderhit btime 0 wtime 0 byoyomi 150");
     e.expect_bestmove(LIVE);
     let lines = e.finish();
     assert!(errors(&lines).is_empty(), "{lines:?}");
@@ -199,7 +201,7 @@ fn ponder_hit_and_ponder_miss() {
 fn gameover_stops_pondering_and_a_new_game_follows() {
     let mut e = Engine::ready();
     e.send("position startpos moves 7g7f 3c3d");
-    e.send("go ponder btime 10000 wtime 10000 byoyomi 200");
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
     let quiet = e.collect_for(QUIET);
     assert!(no_bestmove(&quiet));
     // Shogidokoro: gameover without stop when the opponent resigns during our ponder.
@@ -434,8 +436,11 @@ fn bad_input_is_reported_once_and_the_session_goes_on() {
     // Options.
     e.send("position startpos");
     bad_input(&mut e, b"setoption name NoSuchOption value 1\n", None);
-    bad_input(&mut e, b"setoption name Threads value 100000\n", None);
+    // Out of range: clamped (to small values, so that the searches stay cheap) and reported.
+    bad_input(&mut e, b"setoption name Threads value 0\n", None);
     bad_input(&mut e, b"setoption name Threads value -5\n", None);
+    bad_input(&mut e, b"setoption name USI_Hash value 0\n", None);
+    bad_input(&mut e, b"setoption name MinimumThinkingTime value 5\n", None);
     bad_input(&mut e, b"setoption name USI_Hash value lots\n", None);
     bad_input(&mut e, b"setoption name USI_Ponder value maybe\n", None);
     bad_input(&mut e, b"setoption name EnteringKingRule value Anything\n", None);

@@ -274,9 +274,94 @@ pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
 impl Position {
     /// Whether the side to move has any legal move (no legal move means the game is lost).
     pub fn has_legal_move(&self) -> bool {
+        if self.in_check() {
+            return self.has_evasion();
+        }
         let mut list = MoveList::new();
         generate(self, GenKind::All, &mut list);
         !list.is_empty()
+    }
+
+    /// Whether the side to move, in check, can escape: the mate test of mate-in-one search,
+    /// done square by square with early exits instead of generating every evasion.
+    pub fn has_evasion(&self) -> bool {
+        let us = self.side_to_move();
+        let ksq = self.king_square(us);
+        let occ = self.occupied();
+        let own = self.pieces_of(us);
+        for to in king_attacks(ksq).and_not(own) {
+            if !self.is_attacked(!us, to, occ ^ ksq) {
+                return true;
+            }
+        }
+        let checkers = self.checkers();
+        if checkers.more_than_one() {
+            return false;
+        }
+        let checker = checkers.lsb();
+        let pinned = self.pinned(us);
+        let can_reach = |sq: Square| {
+            let movers = self.attackers_to(us, sq, occ).and_not(Bitboard::from_square(ksq));
+            movers.iter().any(|from| !pinned.contains(from) || aligned(ksq, from, sq))
+        };
+        if can_reach(checker) {
+            return true;
+        }
+        let hand = self.hand(us);
+        for sq in between(ksq, checker) {
+            if can_reach(sq) {
+                return true;
+            }
+            let r = sq.relative_rank(us);
+            if hand.has(PieceType::Silver)
+                || hand.has(PieceType::Gold)
+                || hand.has(PieceType::Bishop)
+                || hand.has(PieceType::Rook)
+            {
+                return true;
+            }
+            if (hand.has(PieceType::Lance) && r > 0) || (hand.has(PieceType::Knight) && r > 1) {
+                return true;
+            }
+            if hand.has(PieceType::Pawn)
+                && pawn_drop_squares(self, us).contains(sq)
+                && !(pawn_attacks(us, sq).contains(self.king_square(!us)) && is_pawn_drop_mate(self, sq))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Rebuilds a full move from its low 16 bits (as stored in a transposition table) using the
+    /// piece now on the origin square. The result may be illegal or malformed: check it with
+    /// `is_legal` before use.
+    pub fn move_from_u16(&self, m16: u16) -> Move {
+        let raw = m16 as u32;
+        let us = self.side_to_move();
+        let kind_or_from = ((raw >> 7) & 0x7f) as u8;
+        let piece = if raw & (1 << 14) != 0 {
+            match PieceType::from_u8(kind_or_from) {
+                Some(pt) => Piece::new(us, pt),
+                None => return Move::NONE,
+            }
+        } else if kind_or_from < 81 {
+            let pc = self.piece_on(Square::new(kind_or_from));
+            if pc.is_empty() {
+                return Move::NONE;
+            }
+            if raw & (1 << 15) != 0 {
+                if !pc.kind().can_promote() {
+                    return Move::NONE;
+                }
+                pc.promoted()
+            } else {
+                pc
+            }
+        } else {
+            return Move::NONE;
+        };
+        Move::from_raw(raw | (piece.index() as u32) << 16)
     }
 
     /// Whether `m` is a legal move here. Works for any bit pattern (e.g. a move read from the

@@ -120,6 +120,12 @@ impl Move {
         self.0 as u16
     }
 
+    /// A move from raw bits; check it with `Position::is_legal` before playing it.
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Move {
+        Move(raw)
+    }
+
     /// The raw 32 bits.
     #[inline(always)]
     pub const fn raw(self) -> u32 {

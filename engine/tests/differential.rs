@@ -239,3 +239,27 @@ fn usi_moves_parse_back() {
         }
     }
 }
+
+/// `has_evasion` (the early-exit mate test) agrees with full generation on every fixture
+/// position that is in check.
+#[test]
+fn has_evasion_matches_generation() {
+    let mut checked = 0;
+    for line in
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt")).unwrap().lines()
+    {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let sfen = line.split('\t').next().unwrap();
+        let Ok(pos) = engine::Position::from_sfen(sfen) else { continue };
+        if !pos.in_check() {
+            continue;
+        }
+        let mut list = engine::MoveList::new();
+        engine::generate_legal(&pos, &mut list);
+        assert_eq!(pos.has_evasion(), !list.is_empty(), "{sfen}");
+        checked += 1;
+    }
+    assert!(checked > 5000, "only {checked} positions in check");
+}

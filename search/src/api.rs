@@ -1,10 +1,17 @@
-//! The interface the USI front end drives. (Temporary placeholder internals; the real search
-//! replaces the body of `Searcher` without changing these types.)
+//! The interface the USI front end drives: `Searcher` runs searches in the background and
+//! reports through callbacks.
 
-use engine::{EnteringKingRule, Move, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::search::Worker;
+use crate::thread::{self, Shared};
+use crate::timeman::TimePlan;
+use crate::tt::TranspositionTable;
+use crate::types::*;
+use engine::{generate_legal, EnteringKingRule, Move, MoveList, Position};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// What a `go` command asks for. Times are milliseconds; `None` means "not given".
 #[derive(Clone, Debug, Default)]
@@ -70,9 +77,9 @@ impl Default for Options {
             hash_mb: 256,
             threads: 1,
             multipv: 1,
-            network_delay: 120,
-            network_delay2: 1120,
-            minimum_thinking_time: 2000,
+            network_delay: 40,
+            network_delay2: 100,
+            minimum_thinking_time: 1000,
             slow_mover: 100,
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
@@ -156,11 +163,22 @@ pub type InfoSink = Box<dyn FnMut(Info) + Send>;
 /// Receives the result, exactly once.
 pub type DoneSink = Box<dyn FnOnce(SearchResult) + Send>;
 
+/// Everything a running search shares with the `Searcher` that started it.
+struct Control {
+    stop: AtomicBool,
+    ponder: AtomicBool,
+    start: Mutex<Instant>,
+    plan: Mutex<Option<TimePlan>>,
+    limits: Mutex<Limits>,
+    side_and_ply: Mutex<(engine::Color, u32)>,
+}
+
 /// The search engine: owns the transposition table and the worker threads.
 pub struct Searcher {
     options: Options,
-    stop: Arc<AtomicBool>,
-    ponder: Arc<AtomicBool>,
+    tt: Arc<TranspositionTable>,
+    workers: Arc<Mutex<Vec<Box<Worker>>>>,
+    control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
 }
 
@@ -175,8 +193,16 @@ impl Searcher {
     pub fn new() -> Searcher {
         Searcher {
             options: Options::default(),
-            stop: Arc::new(AtomicBool::new(false)),
-            ponder: Arc::new(AtomicBool::new(false)),
+            tt: Arc::new(TranspositionTable::new(1)),
+            workers: Arc::new(Mutex::new(Vec::new())),
+            control: Arc::new(Control {
+                stop: AtomicBool::new(false),
+                ponder: AtomicBool::new(false),
+                start: Mutex::new(Instant::now()),
+                plan: Mutex::new(None),
+                limits: Mutex::new(Limits::default()),
+                side_and_ply: Mutex::new((engine::Color::Black, 1)),
+            }),
             handle: None,
         }
     }
@@ -191,57 +217,90 @@ impl Searcher {
         &self.options
     }
 
-    /// Heavy initialisation for `isready`: allocate the hash tables, build attack tables.
+    /// Heavy initialisation for `isready`: (re)allocates the hash table and the per-thread
+    /// statistics to match the options. Does nothing while a search runs.
     pub fn prepare(&mut self) {
-        engine::attacks::init();
+        if self.is_searching() {
+            return;
+        }
+        self.wait();
+        let mb = self.options.hash_mb.max(1);
+        if self.tt.size_mb() != mb || Arc::strong_count(&self.tt) > 1 {
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
+        let mut workers = self.workers.lock();
+        let n = self.options.threads.max(1);
+        workers.truncate(n);
+        while workers.len() < n {
+            let id = workers.len();
+            workers.push(Box::new(Worker::new(id)));
+        }
     }
 
     /// Forgets everything learned (`usinewgame`, `ClearHash`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        if self.is_searching() {
+            return;
+        }
+        self.wait();
+        self.tt.clear();
+        for w in self.workers.lock().iter_mut() {
+            w.hist.clear();
+        }
+    }
 
     /// Starts searching `pos` (a position with its game history) in the background. `on_done`
     /// is called exactly once; under `infinite` or `ponder` not before `stop`/`ponderhit`.
-    pub fn start(&mut self, pos: Position, limits: Limits, mut on_info: InfoSink, on_done: DoneSink) {
+    pub fn start(&mut self, pos: Position, limits: Limits, on_info: InfoSink, on_done: DoneSink) {
         self.wait();
-        self.stop.store(false, Ordering::SeqCst);
-        self.ponder.store(limits.ponder, Ordering::SeqCst);
-        let stop = self.stop.clone();
-        let ponder = self.ponder.clone();
-        self.handle = Some(std::thread::spawn(move || {
-            let mut list = engine::MoveList::new();
-            engine::generate_legal(&pos, &mut list);
-            let best = list.iter().next().copied();
-            if let Some(m) = best {
-                on_info(Info {
-                    depth: 1,
-                    seldepth: 1,
-                    multipv: 1,
-                    score: Score::Cp(0),
-                    bound: Bound::Exact,
-                    time_ms: 0,
-                    nodes: 1,
-                    nps: 0,
-                    hashfull: 0,
-                    pv: vec![m],
-                });
-            }
-            while (limits.infinite || ponder.load(Ordering::SeqCst)) && !stop.load(Ordering::SeqCst) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            on_done(SearchResult { best: best.map_or(BestMove::Resign, BestMove::Move), ponder: None });
-        }));
+        self.prepare();
+        let c = &self.control;
+        c.stop.store(false, Ordering::SeqCst);
+        c.ponder.store(limits.ponder, Ordering::SeqCst);
+        *c.start.lock() = Instant::now();
+        *c.plan.lock() = TimePlan::new(&limits, pos.side_to_move(), pos.game_ply(), &self.options);
+        *c.limits.lock() = limits.clone();
+        *c.side_and_ply.lock() = (pos.side_to_move(), pos.game_ply());
+        self.tt.new_search();
+        let control = self.control.clone();
+        let tt = self.tt.clone();
+        let workers = self.workers.clone();
+        let options = self.options.clone();
+        self.handle = Some(
+            std::thread::Builder::new()
+                .name("search".into())
+                .stack_size(64 << 20)
+                .spawn(move || {
+                    let result = search_root(&pos, &limits, &options, &tt, &workers, &control, on_info);
+                    // Under infinite or ponder the GUI expects nothing before stop/ponderhit.
+                    while (limits.infinite || control.ponder.load(Ordering::SeqCst))
+                        && !control.stop.load(Ordering::SeqCst)
+                    {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                    on_done(result);
+                })
+                .expect("spawn search thread"),
+        );
     }
 
     /// Asks the running search to stop at once (it still reports its result through `on_done`).
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.control.stop.store(true, Ordering::SeqCst);
     }
 
     /// The opponent played the expected move: switch from pondering to a normal timed search.
-    /// `limits`, when given, replaces the clock of the `go ponder` (YaneuraOu's extension).
+    /// The clock starts now; `limits`, when given, replaces the clock of the `go ponder`
+    /// (YaneuraOu's `ponderhit btime .. wtime ..` extension).
     pub fn ponderhit(&self, limits: Option<Limits>) {
-        let _ = limits;
-        self.ponder.store(false, Ordering::SeqCst);
+        let c = &self.control;
+        *c.start.lock() = Instant::now();
+        if let Some(l) = limits {
+            let (side, ply) = *c.side_and_ply.lock();
+            *c.plan.lock() = TimePlan::new(&l, side, ply, &self.options);
+            *c.limits.lock() = l;
+        }
+        c.ponder.store(false, Ordering::SeqCst);
     }
 
     /// Whether a search is running.
@@ -256,10 +315,97 @@ impl Searcher {
         }
     }
 
-    /// Runs a fixed-depth search of `pos` synchronously on one thread and returns the nodes
-    /// searched: the `bench` signature.
+    /// Runs a fixed-depth search of `pos` with the configured threads and tables and returns
+    /// the nodes searched. With one thread, after `clear`, the count is deterministic: the
+    /// `bench` signature.
     pub fn bench_search(&mut self, pos: &Position, depth: i32) -> u64 {
-        let _ = (pos, depth);
-        0
+        self.wait();
+        self.prepare();
+        let control = Control {
+            stop: AtomicBool::new(false),
+            ponder: AtomicBool::new(false),
+            start: Mutex::new(Instant::now()),
+            plan: Mutex::new(None),
+            limits: Mutex::new(Limits::default()),
+            side_and_ply: Mutex::new((pos.side_to_move(), pos.game_ply())),
+        };
+        let limits = Limits { depth: Some(depth), ..Default::default() };
+        let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, || {
+                    search_root(pos, &limits, options, tt, workers, &control, Box::new(|_| {}));
+                })
+                .expect("spawn bench thread");
+        });
+        self.workers.lock().iter().map(|w| w.nodes).sum()
     }
+}
+
+/// The whole search of one `go`: root checks (no legal move, declaration), the threads, the
+/// resign decision and the ponder move.
+fn search_root(
+    pos: &Position,
+    limits: &Limits,
+    options: &Options,
+    tt: &TranspositionTable,
+    workers: &Mutex<Vec<Box<Worker>>>,
+    control: &Control,
+    on_info: InfoSink,
+) -> SearchResult {
+    let mut legal = MoveList::new();
+    generate_legal(pos, &mut legal);
+    if legal.is_empty() {
+        return SearchResult { best: BestMove::Resign, ponder: None };
+    }
+    if pos.declaration_win(options.entering_king_rule) {
+        return SearchResult { best: BestMove::Win, ponder: None };
+    }
+    let root_moves: Vec<Move> = if limits.searchmoves.is_empty() {
+        legal.iter().copied().collect()
+    } else {
+        let v: Vec<Move> = legal.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
+        if v.is_empty() {
+            legal.iter().copied().collect()
+        } else {
+            v
+        }
+    };
+    let mut workers = workers.lock();
+    if workers.is_empty() {
+        workers.push(Box::new(Worker::new(0)));
+    }
+    let shared = Shared {
+        tt,
+        options,
+        limits,
+        stop: &control.stop,
+        ponder: &control.ponder,
+        nodes: (0..workers.len()).map(|_| AtomicU64::new(0)).collect(),
+        start: &control.start,
+        plan: &control.plan,
+        stop_at: AtomicU64::new(u64::MAX),
+        info: Mutex::new(Some(on_info)),
+        root_move_count: root_moves.len(),
+    };
+    let best = thread::run(&mut workers, pos, &root_moves, &shared);
+    let w = &workers[best];
+    if w.id != 0 && w.completed_depth > 0 {
+        shared.report(w, w.completed_depth, 1);
+    }
+    let rm = &w.root_moves[0];
+    if rm.score > -VALUE_INFINITE && rm.score <= -options.resign_value && options.resign_value < 99999 {
+        return SearchResult { best: BestMove::Resign, ponder: None };
+    }
+    let best_move = rm.mv;
+    let mut after = pos.clone();
+    after.do_move(best_move);
+    let ponder = rm
+        .pv
+        .get(1)
+        .copied()
+        .or_else(|| tt.probe(after.key()).map(|d| after.move_from_u16(d.move16)))
+        .filter(|&m| after.is_legal(m));
+    SearchResult { best: BestMove::Move(best_move), ponder }
 }

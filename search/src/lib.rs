@@ -7,7 +7,14 @@
 #![deny(missing_docs)]
 
 mod api;
+mod history;
 mod mate;
+mod movepick;
+mod search;
+mod thread;
+mod timeman;
+mod tt;
+mod types;
 
 pub use api::*;
 pub use mate::{mate_in_1, solve_mate, solve_mate_nodes, verify_line, MateProgress, MateReport, MateResult};

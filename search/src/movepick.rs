@@ -1,0 +1,293 @@
+//! The move picker: hands the search one move at a time, best guesses first, generating each
+//! stage only when the previous one is used up (a cutoff often comes before the quiets).
+
+use crate::history::{from_index, Histories, PieceToHistory};
+use engine::{generate, GenKind, Move, MoveList, PieceType, Position, MAX_MOVES};
+use std::mem::MaybeUninit;
+
+/// A move with its ordering score.
+#[derive(Clone, Copy)]
+struct Scored {
+    m: Move,
+    score: i32,
+}
+
+/// Scored moves on the stack, left uninitialised beyond `len` (zeroing 4.8 KB at every node
+/// would cost more than the search of many nodes). Invariant: `items[..len]` are initialised.
+struct ScoredList {
+    items: [MaybeUninit<Scored>; MAX_MOVES],
+    len: usize,
+}
+
+impl ScoredList {
+    fn new() -> ScoredList {
+        // SAFETY: an array of `MaybeUninit` needs no initialisation.
+        ScoredList { items: unsafe { MaybeUninit::uninit().assume_init() }, len: 0 }
+    }
+
+    fn push(&mut self, m: Move, score: i32) {
+        self.items[self.len] = MaybeUninit::new(Scored { m, score });
+        self.len += 1;
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [Scored] {
+        // SAFETY: `items[..len]` were written by `push` (the type invariant), and
+        // `MaybeUninit<Scored>` has the layout of `Scored`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<Scored>(), self.len) }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer0,
+    Killer1,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    EvasionTt,
+    GenEvasions,
+    Evasions,
+    QTt,
+    QGenCaptures,
+    QCaptures,
+    Done,
+}
+
+/// The continuation-history tables of the last two plies, if any.
+pub type ContTables<'a> = [Option<&'a PieceToHistory>; 2];
+
+/// Picks moves in stages: TT move, good captures, killers, counter move, quiets, bad captures
+/// (or, in check, the TT move then all evasions; in quiescence, captures only).
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    refutations: [Move; 3],
+    list: ScoredList,
+    bad: ScoredList,
+    cur: usize,
+    bad_cur: usize,
+    /// Once set, no more quiet moves are returned (late move pruning).
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for the main search.
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        let in_check = pos.in_check();
+        let tt_ok = tt_move != Move::NONE && pos.is_legal(tt_move);
+        MovePicker {
+            stage: match (in_check, tt_ok) {
+                (true, true) => Stage::EvasionTt,
+                (true, false) => Stage::GenEvasions,
+                (false, true) => Stage::TtMove,
+                (false, false) => Stage::GenCaptures,
+            },
+            tt_move: if tt_ok { tt_move } else { Move::NONE },
+            refutations: [killers[0], killers[1], counter],
+            list: ScoredList::new(),
+            bad: ScoredList::new(),
+            cur: 0,
+            bad_cur: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for the quiescence search: captures and pawn promotions (evasions in check).
+    pub fn new_qsearch(pos: &Position, tt_move: Move) -> MovePicker {
+        let mut p = MovePicker::new(pos, Move::NONE, [Move::NONE; 2], Move::NONE);
+        let in_check = pos.in_check();
+        let tt_ok = tt_move != Move::NONE && pos.is_legal(tt_move) && (in_check || is_tactical(pos, tt_move));
+        p.tt_move = if tt_ok { tt_move } else { Move::NONE };
+        p.stage = match (in_check, tt_ok) {
+            (true, true) => Stage::EvasionTt,
+            (true, false) => Stage::GenEvasions,
+            (false, true) => Stage::QTt,
+            (false, false) => Stage::QGenCaptures,
+        };
+        p
+    }
+
+    /// The next move, or `None` when every stage is exhausted.
+    pub fn next(&mut self, pos: &Position, hist: &Histories, cont: ContTables) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove | Stage::EvasionTt | Stage::QTt => {
+                    self.stage = match self.stage {
+                        Stage::TtMove => Stage::GenCaptures,
+                        Stage::EvasionTt => Stage::GenEvasions,
+                        _ => Stage::QGenCaptures,
+                    };
+                    return Some(self.tt_move);
+                }
+                Stage::GenCaptures | Stage::QGenCaptures => {
+                    self.fill(pos, GenKind::Captures, |m| capture_score(pos, hist, m));
+                    self.stage = if self.stage == Stage::GenCaptures { Stage::GoodCaptures } else { Stage::QCaptures };
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(s) => {
+                        if s.m == self.tt_move {
+                            continue;
+                        }
+                        if pos.see_ge(s.m, -s.score / 40) {
+                            return Some(s.m);
+                        }
+                        self.bad.push(s.m, s.score);
+                    }
+                    None => self.stage = Stage::Killer0,
+                },
+                Stage::Killer0 | Stage::Killer1 | Stage::Counter => {
+                    let i = self.stage as usize - Stage::Killer0 as usize;
+                    self.stage = match self.stage {
+                        Stage::Killer0 => Stage::Killer1,
+                        Stage::Killer1 => Stage::Counter,
+                        _ => Stage::GenQuiets,
+                    };
+                    let m = self.refutations[i];
+                    if self.skip_quiets || m == Move::NONE || m == self.tt_move || self.refutations[..i].contains(&m) {
+                        continue;
+                    }
+                    if pos.is_legal(m) && !is_tactical(pos, m) {
+                        return Some(m);
+                    }
+                    self.refutations[i] = Move::NONE;
+                }
+                Stage::GenQuiets => {
+                    if !self.skip_quiets {
+                        let us = pos.side_to_move();
+                        self.fill(pos, GenKind::Quiets, |m| {
+                            let pc = m.piece_after().index();
+                            let to = m.to().index();
+                            let mut s = hist.main[us.index()][from_index(m)][to] as i32;
+                            for t in cont.iter().flatten() {
+                                s += t[pc][to] as i32;
+                            }
+                            s
+                        });
+                        self.list.as_mut_slice().sort_unstable_by(|a, b| b.score.cmp(&a.score));
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets && self.cur < self.list.len {
+                        let m = self.list.as_mut_slice()[self.cur].m;
+                        self.cur += 1;
+                        if m != self.tt_move && !self.refutations.contains(&m) {
+                            return Some(m);
+                        }
+                        continue;
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad.len {
+                        let m = self.bad.as_mut_slice()[self.bad_cur].m;
+                        self.bad_cur += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    let us = pos.side_to_move();
+                    self.fill(pos, GenKind::All, |m| {
+                        if pos.is_capture(m) {
+                            (1 << 20) + capture_score(pos, hist, m)
+                        } else {
+                            hist.main[us.index()][from_index(m)][m.to().index()] as i32
+                        }
+                    });
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions | Stage::QCaptures => match self.pick_best() {
+                    Some(s) if s.m == self.tt_move => continue,
+                    Some(s) => return Some(s.m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {
+        let mut moves = MoveList::new();
+        generate(pos, kind, &mut moves);
+        self.list.len = 0;
+        self.cur = 0;
+        for &m in moves.iter() {
+            self.list.push(m, score(m));
+        }
+    }
+
+    /// Selection: swaps the best remaining move to the front.
+    fn pick_best(&mut self) -> Option<Scored> {
+        let cur = self.cur;
+        let items = self.list.as_mut_slice();
+        if cur >= items.len() {
+            return None;
+        }
+        let mut best = cur;
+        for i in cur + 1..items.len() {
+            if items[i].score > items[best].score {
+                best = i;
+            }
+        }
+        items.swap(cur, best);
+        self.cur += 1;
+        Some(items[cur])
+    }
+}
+
+/// Whether `m` belongs to the captures stage: a capture or a pawn push that promotes.
+pub fn is_tactical(pos: &Position, m: Move) -> bool {
+    pos.is_capture(m) || (m.is_promotion() && m.moved_kind() == PieceType::Pawn)
+}
+
+/// MVV plus capture history; pawn promotions by their gain.
+fn capture_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
+    let captured = pos.piece_on(m.to());
+    if captured.is_empty() {
+        return eval::piece_value(PieceType::ProPawn) - eval::piece_value(PieceType::Pawn);
+    }
+    8 * eval::capture_gain(captured)
+        + hist.capture[m.piece_after().index()][m.to().index()][captured.kind().index()] as i32 / 16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_picked(pos: &Position, tt: Move, killers: [Move; 2]) -> Vec<Move> {
+        let hist = Histories::default();
+        let mut p = MovePicker::new(pos, tt, killers, Move::NONE);
+        let mut v = Vec::new();
+        while let Some(m) = p.next(pos, &hist, [None, None]) {
+            v.push(m);
+        }
+        v
+    }
+
+    #[test]
+    fn picker_yields_every_legal_move_exactly_once() {
+        for sfen in [
+            engine::START_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            "ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76",
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut legal = MoveList::new();
+            generate(&pos, GenKind::All, &mut legal);
+            let mut expect: Vec<u32> = legal.iter().map(|m| m.raw()).collect();
+            expect.sort();
+            // A legal TT move, a legal killer, and an illegal killer from another position.
+            let tt = *legal.iter().last().unwrap();
+            let killers = [legal.as_slice()[legal.len() / 2], Move::from_raw(0x0001_0203)];
+            let mut got: Vec<u32> = all_picked(&pos, tt, killers).iter().map(|m| m.raw()).collect();
+            got.sort();
+            assert_eq!(got, expect, "{sfen}");
+        }
+    }
+}

@@ -1,0 +1,664 @@
+//! One search thread's alpha-beta: iterative deepening with aspiration windows, principal
+//! variation search, quiescence search, and the pruning and reductions strong engines use,
+//! with shogi's rules (repetition, entering king, mate in one, max moves) at every node.
+
+use crate::history::{from_index, stat_bonus, update, Histories, PieceToHistory};
+use crate::movepick::{is_tactical, ContTables, MovePicker};
+use crate::thread::Shared;
+use crate::tt::{Bound, TtData};
+use crate::types::*;
+use engine::{Color, Move, Position, Repetition};
+
+/// A root move with what the last iteration learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score of the last completed search of this move (-infinite if it failed low).
+    pub score: Value,
+    /// Score in the previous iteration.
+    pub previous_score: Value,
+    /// Whether `score` is only a bound (aspiration fail).
+    pub bound: Bound,
+    /// Deepest ply reached below this move.
+    pub sel_depth: usize,
+    /// Its principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    current_move: Move,
+    /// (piece after move, destination) of `current_move`, for continuation histories.
+    piece_to: Option<(usize, usize)>,
+    static_eval: Value,
+    killers: [Move; 2],
+    /// Material balance from the side to move's point of view.
+    material: Value,
+}
+
+const EMPTY_FRAME: Frame =
+    Frame { current_move: Move::NONE, piece_to: None, static_eval: VALUE_NONE, killers: [Move::NONE; 2], material: 0 };
+
+/// Late move reductions, indexed by depth and move number.
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    let d = (depth.max(1) as f64).ln();
+    let m = (move_count.max(1) as f64).ln();
+    (0.5 + d * m / 2.1) as i32
+}
+
+/// A search thread's private state.
+pub struct Worker {
+    /// Thread index (0 is the main thread, which reports and manages time).
+    pub id: usize,
+    /// Move-ordering statistics.
+    pub hist: Histories,
+    /// The root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    /// Nodes searched in this search.
+    pub nodes: u64,
+    /// The last depth this thread completed.
+    pub completed_depth: i32,
+    /// How often the best root move changed (main thread; decays per iteration).
+    pub best_move_changes: f64,
+    sel_depth: usize,
+    pv_idx: usize,
+    root_color: Color,
+    stack: Vec<Frame>,
+    pv: Vec<Vec<Move>>,
+}
+
+impl Worker {
+    /// A worker with empty statistics.
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            hist: Histories::default(),
+            root_moves: Vec::new(),
+            nodes: 0,
+            completed_depth: 0,
+            best_move_changes: 0.0,
+            sel_depth: 0,
+            pv_idx: 0,
+            root_color: Color::Black,
+            stack: vec![EMPTY_FRAME; MAX_PLY + 8],
+            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+        }
+    }
+
+    /// The index of the PV line being searched (MultiPV).
+    pub fn pv_index(&self) -> usize {
+        self.pv_idx
+    }
+
+    /// Prepares for a search of `pos` restricted to `moves`.
+    pub fn reset(&mut self, pos: &Position, moves: &[Move]) {
+        self.root_moves = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -VALUE_INFINITE,
+                previous_score: -VALUE_INFINITE,
+                bound: Bound::Upper,
+                sel_depth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        self.nodes = 0;
+        self.completed_depth = 0;
+        self.best_move_changes = 0.0;
+        self.root_color = pos.side_to_move();
+        for f in self.stack.iter_mut() {
+            *f = EMPTY_FRAME;
+        }
+    }
+
+    /// Iterative deepening until `stop` or the depth limit. The main thread (id 0) reports
+    /// and decides when to stop.
+    pub fn iterate(&mut self, pos: &mut Position, shared: &Shared) {
+        let max_depth = shared.depth_limit();
+        let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
+        self.stack[0].material = eval::evaluate(pos);
+        let mut depth = 1;
+        while depth <= max_depth && !shared.stopped() {
+            // Lazy SMP diversity: odd helpers skip every other iteration's start depth.
+            if self.id > 0 && self.id % 2 == 1 && depth > 2 && depth % 2 == 0 && self.completed_depth > 0 {
+                depth += 1;
+            }
+            self.best_move_changes *= 0.5;
+            for rm in self.root_moves.iter_mut() {
+                rm.previous_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                if shared.stopped() {
+                    break;
+                }
+                self.pv_idx = pv_idx;
+                self.sel_depth = 0;
+                self.aspiration(pos, shared, depth);
+                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                if self.id == 0 && (!shared.stopped() || pv_idx + 1 == multipv) {
+                    shared.report(self, depth, multipv);
+                }
+            }
+            if !shared.stopped() {
+                self.completed_depth = depth;
+            }
+            if self.id == 0 {
+                shared.iteration_done(self);
+            }
+            depth += 1;
+        }
+    }
+
+    fn aspiration(&mut self, pos: &mut Position, shared: &Shared, depth: i32) {
+        let prev = self.root_moves[self.pv_idx].previous_score;
+        let mut delta = 20 + (self.id % 8) as Value * 3;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < VALUE_MATE_IN_MAX_PLY {
+            ((prev - delta).max(-VALUE_INFINITE), (prev + delta).min(VALUE_INFINITE))
+        } else {
+            (-VALUE_INFINITE, VALUE_INFINITE)
+        };
+        loop {
+            let v = self.search(pos, shared, alpha, beta, depth, 0, true, false);
+            // Keep the tail ordered by the latest scores; fail-lows stay at the front's order.
+            self.root_moves[self.pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+            if shared.stopped() {
+                return;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-VALUE_INFINITE);
+                self.root_moves[self.pv_idx].bound = Bound::Upper;
+            } else if v >= beta {
+                beta = (v + delta).min(VALUE_INFINITE);
+                self.root_moves[self.pv_idx].bound = Bound::Lower;
+            } else {
+                self.root_moves[self.pv_idx].bound = Bound::Exact;
+                return;
+            }
+            if self.id == 0 && shared.elapsed() > 3000 {
+                shared.report(self, depth, self.pv_idx + 1);
+            }
+            delta += delta / 2 + 5;
+        }
+    }
+
+    fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {
+        let v = shared.options.draw_value;
+        if pos.side_to_move() == self.root_color {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn conts<'a>(hist: &'a Histories, stack: &[Frame], ply: usize) -> ContTables<'a> {
+        let at = |back: usize| -> Option<&'a PieceToHistory> {
+            if ply < back {
+                return None;
+            }
+            stack[ply - back].piece_to.map(|(pc, to)| &hist.continuation[pc][to])
+        };
+        [at(1), at(2)]
+    }
+
+    #[inline]
+    fn count_node(&mut self, shared: &Shared) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            shared.publish_nodes(self.id, self.nodes);
+            if self.id == 0 {
+                shared.check_limits();
+            }
+        }
+    }
+
+    /// Negamax alpha-beta. `ply` counts from the root; `cut_node` marks expected fail-highs.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &mut Position,
+        shared: &Shared,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Value {
+        if depth <= 0 {
+            return self.qsearch(pos, shared, alpha, beta, ply, pv_node);
+        }
+        let root = ply == 0;
+        self.count_node(shared);
+        if pv_node {
+            self.pv[ply].clear();
+            self.sel_depth = self.sel_depth.max(ply + 1);
+        }
+        let in_check = pos.in_check();
+        if !root {
+            if shared.stopped() {
+                return 0;
+            }
+            if ply >= MAX_PLY - 2 {
+                return if in_check { 0 } else { self.stack[ply].material };
+            }
+            if let Some(v) = self.rule_value(pos, shared, ply) {
+                return v;
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = pos.key();
+        let tt = shared.tt.probe(key);
+        let tt_value = tt.map_or(VALUE_NONE, |d| value_from_tt(d.value, ply));
+        let tt_move =
+            if root { self.root_moves[self.pv_idx].mv } else { tt.map_or(Move::NONE, |d| pos.move_from_u16(d.move16)) };
+        if let Some(d) = tt {
+            if !pv_node
+                && d.depth >= depth
+                && tt_value != VALUE_NONE
+                && match d.bound {
+                    Bound::Lower => tt_value >= beta,
+                    Bound::Upper => tt_value <= alpha,
+                    Bound::Exact => true,
+                    Bound::None => false,
+                }
+            {
+                return tt_value;
+            }
+        }
+
+        // Shogi is decided by mating races: look for a mate in one before anything else.
+        if !root && !in_check && tt.is_none() && depth >= 2 {
+            if let Some(m) = crate::mate::mate_in_1(pos) {
+                let v = mate_in(ply + 1);
+                shared.tt.store(
+                    key,
+                    TtData {
+                        move16: m.to_u16(),
+                        value: value_to_tt(v, ply),
+                        eval: VALUE_NONE,
+                        depth: depth + 6,
+                        bound: Bound::Exact,
+                    },
+                );
+                if pv_node {
+                    self.pv[ply].clear();
+                    self.pv[ply].push(m);
+                }
+                return v;
+            }
+        }
+
+        let eval = if in_check { VALUE_NONE } else { self.stack[ply].material };
+        self.stack[ply].static_eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 1].killers = [Move::NONE; 2];
+        let us = pos.side_to_move();
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta with little depth left.
+            if depth < 8 && eval - (140 - 40 * improving as Value) * depth >= beta && eval.abs() < VALUE_MATE_IN_MAX_PLY
+            {
+                return eval;
+            }
+            // Razoring: hopelessly below alpha.
+            if depth <= 2 && eval + 350 * depth < alpha {
+                let v = self.qsearch(pos, shared, alpha, beta, ply, false);
+                if v <= alpha {
+                    return v;
+                }
+            }
+            // Null move, unless only the king is left to defend (zugzwang-like positions).
+            let has_material = pos.pieces_of(us).count() > 1 || !pos.hand(us).is_empty();
+            if depth >= 3
+                && eval >= beta
+                && has_material
+                && pos.last_move() != Move::NULL
+                && beta > -VALUE_MATE_IN_MAX_PLY
+            {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                self.stack[ply].current_move = Move::NULL;
+                self.stack[ply].piece_to = None;
+                self.stack[ply + 1].material = -self.stack[ply].material;
+                pos.do_null_move();
+                let v = -self.search(pos, shared, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
+                pos.undo_null_move();
+                if v >= beta && !shared.stopped() {
+                    return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
+                }
+            }
+        }
+
+        let killers = self.stack[ply].killers;
+        let counter = self.stack[ply.wrapping_sub(1).min(MAX_PLY)]
+            .piece_to
+            .filter(|_| ply > 0)
+            .map_or(Move::NONE, |(pc, to)| self.hist.counter[pc][to]);
+        let mut picker = MovePicker::new(pos, tt_move, killers, counter);
+        let mut best_value = -VALUE_INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        let mut captures_tried: [Move; 32] = [Move::NONE; 32];
+        let mut n_captures = 0;
+        let mut root_i = self.pv_idx;
+
+        loop {
+            let m = if root {
+                match self.root_moves.get(root_i) {
+                    Some(rm) => {
+                        root_i += 1;
+                        rm.mv
+                    }
+                    None => break,
+                }
+            } else {
+                match picker.next(pos, &self.hist, Self::conts(&self.hist, &self.stack, ply)) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            move_count += 1;
+            let tactical = is_tactical(pos, m);
+            let gives_check = pos.gives_check(m);
+
+            if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
+                let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
+                if !tactical && !gives_check && move_count >= lmp_limit {
+                    picker.skip_quiets = true;
+                }
+                if !tactical && !gives_check {
+                    if move_count > 1 && depth <= 8 && !in_check && eval + 120 + 110 * depth <= alpha {
+                        continue;
+                    }
+                    if depth <= 6 && !pos.see_ge(m, -25 * depth * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && !gives_check && !pos.see_ge(m, -120 * depth) {
+                    continue;
+                }
+            }
+
+            let gain = eval::move_gain(pos, m);
+            self.stack[ply].current_move = m;
+            self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
+            self.stack[ply + 1].material = -(self.stack[ply].material + gain);
+            pos.do_move(m);
+            // No check extension: shogi checks come in long chains (drops), and a blanket
+            // extension explodes the tree; checks are instead reduced less.
+            let new_depth = depth - 1;
+            let mut v;
+            if depth >= 3 && move_count > 1 + pv_node as usize && (!tactical || cut_node) {
+                let mut r = reduction(depth, move_count);
+                r += cut_node as i32 - pv_node as i32 - improving as i32;
+                if !tactical {
+                    let h = self.hist.main_of(us, m);
+                    r -= h / 6000;
+                }
+                if gives_check {
+                    r -= 1;
+                }
+                let d = (new_depth - r).clamp(1, new_depth);
+                v = -self.search(pos, shared, -alpha - 1, -alpha, d, ply + 1, false, true);
+                if v > alpha && d < new_depth {
+                    v = -self.search(pos, shared, -alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+                }
+            } else if !pv_node || move_count > 1 {
+                v = -self.search(pos, shared, -alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+            } else {
+                v = alpha + 1;
+            }
+            if pv_node && (move_count == 1 || (v > alpha && (root || v < beta))) {
+                v = -self.search(pos, shared, -beta, -alpha, new_depth, ply + 1, true, false);
+            }
+            pos.undo_move(m);
+            if shared.stopped() {
+                return 0;
+            }
+
+            if root {
+                let sel = self.sel_depth;
+                let child_pv: Vec<Move> = self.pv[ply + 1].clone();
+                let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) else { continue };
+                if move_count == 1 || v > alpha {
+                    rm.score = v;
+                    rm.sel_depth = sel;
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(&child_pv);
+                    if move_count > 1 && self.id == 0 {
+                        self.best_move_changes += 1.0;
+                    }
+                } else {
+                    rm.score = -VALUE_INFINITE;
+                }
+            }
+
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node && !root {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(m);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if m != best_move {
+                if tactical && n_captures < captures_tried.len() {
+                    captures_tried[n_captures] = m;
+                    n_captures += 1;
+                } else if !tactical && n_quiets < quiets_tried.len() {
+                    quiets_tried[n_quiets] = m;
+                    n_quiets += 1;
+                }
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move: in shogi that loses, check or no check.
+            return mated_in(ply);
+        }
+        if best_value >= beta && best_move != Move::NONE {
+            self.update_stats(pos, ply, best_move, depth, &quiets_tried[..n_quiets], &captures_tried[..n_captures]);
+        }
+        if !root || self.pv_idx == 0 {
+            let bound = if best_value >= beta {
+                Bound::Lower
+            } else if pv_node && best_move != Move::NONE {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            shared.tt.store(
+                key,
+                TtData {
+                    move16: best_move.to_u16(),
+                    value: value_to_tt(best_value, ply),
+                    eval: if eval == VALUE_NONE { 0 } else { eval },
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best_value
+    }
+
+    /// Draws, perpetual checks, entering-king wins and the move limit, judged before searching.
+    fn rule_value(&self, pos: &Position, shared: &Shared, ply: usize) -> Option<Value> {
+        match pos.repetition(ply) {
+            Repetition::None => {}
+            Repetition::Draw => return Some(self.draw_value(pos, shared)),
+            Repetition::Win => return Some(mate_in(ply)),
+            Repetition::Lose => return Some(mated_in(ply)),
+            Repetition::Superior => return Some(VALUE_SUPERIOR),
+            Repetition::Inferior => return Some(-VALUE_SUPERIOR),
+        }
+        let max = shared.options.max_moves_to_draw;
+        if max > 0 && pos.game_ply() > max && !pos.in_check() {
+            return Some(self.draw_value(pos, shared));
+        }
+        if pos.declaration_win(shared.options.entering_king_rule) {
+            return Some(mate_in(ply + 1));
+        }
+        None
+    }
+
+    fn update_stats(&mut self, pos: &Position, ply: usize, best: Move, depth: i32, quiets: &[Move], captures: &[Move]) {
+        let us = pos.side_to_move();
+        let bonus = stat_bonus(depth);
+        if !is_tactical(pos, best) {
+            let f = &mut self.stack[ply];
+            if f.killers[0] != best {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = best;
+            }
+            if ply > 0 {
+                if let Some((pc, to)) = self.stack[ply - 1].piece_to {
+                    self.hist.counter[pc][to] = best;
+                }
+            }
+            self.quiet_bonus(us, ply, best, bonus);
+            for &m in quiets {
+                self.quiet_bonus(us, ply, m, -bonus);
+            }
+        } else if let Some(c) = pos.piece_on(best.to()).kind_opt() {
+            update(&mut self.hist.capture[best.piece_after().index()][best.to().index()][c.index()], bonus);
+        }
+        for &m in captures {
+            if let Some(c) = pos.piece_on(m.to()).kind_opt() {
+                update(&mut self.hist.capture[m.piece_after().index()][m.to().index()][c.index()], -bonus);
+            }
+        }
+    }
+
+    fn quiet_bonus(&mut self, us: Color, ply: usize, m: Move, bonus: i32) {
+        update(&mut self.hist.main[us.index()][from_index(m)][m.to().index()], bonus);
+        let (pc, to) = (m.piece_after().index(), m.to().index());
+        for back in 1..=2 {
+            if ply >= back {
+                if let Some((ppc, pto)) = self.stack[ply - back].piece_to {
+                    update(&mut self.hist.continuation[ppc][pto][pc][to], bonus);
+                }
+            }
+        }
+    }
+
+    /// Quiescence search: captures and pawn promotions until the position is quiet (all
+    /// evasions when in check).
+    fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        shared: &Shared,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
+        self.count_node(shared);
+        if pv_node {
+            self.pv[ply].clear();
+            self.sel_depth = self.sel_depth.max(ply + 1);
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.stack[ply].material };
+        }
+        if let Some(v) = self.rule_value(pos, shared, ply) {
+            return v;
+        }
+        let key = pos.key();
+        let tt = shared.tt.probe(key);
+        let tt_value = tt.map_or(VALUE_NONE, |d| value_from_tt(d.value, ply));
+        if let Some(d) = tt {
+            if !pv_node
+                && tt_value != VALUE_NONE
+                && match d.bound {
+                    Bound::Lower => tt_value >= beta,
+                    Bound::Upper => tt_value <= alpha,
+                    Bound::Exact => true,
+                    Bound::None => false,
+                }
+            {
+                return tt_value;
+            }
+        }
+        let stand_pat = if in_check { -VALUE_INFINITE } else { self.stack[ply].material };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        let mut best_value = stand_pat;
+        alpha = alpha.max(stand_pat);
+        let tt_move = tt.map_or(Move::NONE, |d| pos.move_from_u16(d.move16));
+        let mut picker = MovePicker::new_qsearch(pos, tt_move);
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        while let Some(m) = picker.next(pos, &self.hist, [None, None]) {
+            move_count += 1;
+            let gain = eval::move_gain(pos, m);
+            if !in_check {
+                // Delta pruning, then losing exchanges.
+                if stand_pat + gain + 200 <= alpha && !pos.gives_check(m) {
+                    best_value = best_value.max(stand_pat + gain + 200);
+                    continue;
+                }
+                if !pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            self.stack[ply].current_move = m;
+            self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
+            self.stack[ply + 1].material = -(self.stack[ply].material + gain);
+            pos.do_move(m);
+            let v = -self.qsearch(pos, shared, -beta, -alpha, ply + 1, pv_node);
+            pos.undo_move(m);
+            if shared.stopped() {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = m;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(m);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_value >= beta { Bound::Lower } else { Bound::Upper };
+        shared.tt.store(
+            key,
+            TtData {
+                move16: best_move.to_u16(),
+                value: value_to_tt(best_value, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: 0,
+                bound,
+            },
+        );
+        best_value
+    }
+}

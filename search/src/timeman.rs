@@ -1,0 +1,157 @@
+//! Time management for every clock a shogi GUI sends: byoyomi, Fischer increments, sudden
+//! death, fixed move time and pondering. The plan follows YaneuraOu's (`timeman.cpp`):
+//! `NetworkDelay` is the average lag, subtracted when a search ends on a whole second;
+//! `NetworkDelay2` the worst lag, subtracted from the hard limit; `MinimumThinkingTime` and
+//! `SlowMover` shape the optimum.
+
+use crate::{Limits, Options};
+use engine::Color;
+
+/// The time budget of one move, in milliseconds since the clock started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimePlan {
+    /// Never stop before this (unless the move is forced).
+    pub minimum: u64,
+    /// Aim to stop around here.
+    pub optimum: u64,
+    /// Stop no later than this, whatever happens.
+    pub maximum: u64,
+    /// The GUI's clock counts whole seconds: stopping just before a second boundary uses time
+    /// that would be charged anyway.
+    pub round_up: bool,
+    /// Average lag (to stop before the boundary).
+    pub network_delay: u64,
+}
+
+/// Plies over which the remaining time is spread.
+const MOVE_HORIZON: u64 = 160;
+
+impl TimePlan {
+    /// `None` when the search has no time limit (infinite, depth or node limits only).
+    pub fn new(limits: &Limits, us: Color, game_ply: u32, o: &Options) -> Option<TimePlan> {
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(o.network_delay).max(1);
+            return Some(TimePlan { minimum: t, optimum: t, maximum: t, round_up: false, network_delay: 0 });
+        }
+        let time = limits.time[us.index()]?;
+        let inc = limits.inc[us.index()];
+        let byoyomi = limits.byoyomi[us.index()];
+        let round_up = byoyomi > 0 || inc > 0;
+        // The increment of this move is already owed, so it is spendable now.
+        let hard = (time + inc + byoyomi).saturating_sub(o.network_delay2);
+        let floor = if round_up { 100 } else { 1 };
+        let remain_time = hard.max(floor.min(time + inc + byoyomi));
+        let minimum = o.minimum_thinking_time.saturating_sub(o.network_delay).max(1000).min(remain_time);
+
+        // Final push: with less main time than 1.2 byoyomi, use all of it on this move.
+        if byoyomi > 0 && (time as f64) < 1.2 * byoyomi as f64 {
+            let t = remain_time;
+            return Some(TimePlan {
+                minimum: t,
+                optimum: t,
+                maximum: t,
+                round_up: false,
+                network_delay: o.network_delay,
+            });
+        }
+        let ply = game_ply as u64;
+        let sudden_death = byoyomi == 0 && inc == 0;
+        let horizon = if sudden_death { MOVE_HORIZON + 40 - ply.min(40) } else { MOVE_HORIZON + 20 - ply.min(80) };
+        let horizon = if o.max_moves_to_draw > 0 {
+            horizon.min((o.max_moves_to_draw as u64 + 2).saturating_sub(ply).max(2))
+        } else {
+            horizon
+        };
+        let mtg = (horizon / 2).max(1);
+        let mut remain_estimate = time + inc * mtg + byoyomi * mtg;
+        if round_up {
+            remain_estimate = remain_estimate.saturating_sub((mtg + 1) * 1000);
+        }
+        let mut optimum = minimum + remain_estimate / mtg;
+        optimum = optimum * o.slow_mover / 100;
+        if o.usi_ponder {
+            optimum += optimum / 4;
+        }
+        let ratio = if sudden_death { (time / 60_000).clamp(1, 5) } else { 5 };
+        let maximum = (minimum + remain_estimate * ratio / mtg).min(remain_estimate * 3 / 10);
+        let maximum = maximum.max(minimum).min(remain_time);
+        Some(TimePlan {
+            minimum: minimum.min(remain_time),
+            optimum: optimum.min(maximum),
+            maximum,
+            round_up,
+            network_delay: o.network_delay,
+        })
+    }
+
+    /// The moment to stop if the search decides to stop at `elapsed`: the end of the current
+    /// whole second (less the lag) when the clock counts seconds, never beyond the maximum.
+    pub fn stop_time(&self, elapsed: u64) -> u64 {
+        let t = elapsed.max(self.minimum);
+        let t = if self.round_up { (t / 1000 + 1) * 1000 - self.network_delay.min(999) } else { t };
+        let t = if t < elapsed { elapsed } else { t };
+        t.min(self.maximum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(time: u64, byoyomi: u64, inc: u64) -> Limits {
+        Limits { time: [Some(time), Some(time)], byoyomi: [byoyomi; 2], inc: [inc; 2], ..Default::default() }
+    }
+
+    #[test]
+    fn byoyomi_only_uses_most_of_the_byoyomi_and_never_more() {
+        let o = Options::default();
+        let p = TimePlan::new(&limits(0, 1000, 0), Color::Black, 40, &o).unwrap();
+        assert!(p.maximum <= 1000 - 50 && p.maximum >= 800, "{p:?}");
+        assert_eq!(p.optimum, p.maximum);
+    }
+
+    #[test]
+    fn main_time_with_byoyomi_stays_below_the_hard_limit() {
+        let o = Options::default();
+        for (time, byo) in [(60_000, 10_000), (600_000, 5000), (3000, 1000), (1200, 1000)] {
+            let p = TimePlan::new(&limits(time, byo, 0), Color::White, 30, &o).unwrap();
+            assert!(p.maximum <= time + byo - o.network_delay2, "{time} {byo} {p:?}");
+            assert!(p.minimum <= p.optimum && p.optimum <= p.maximum, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn fischer_counts_the_owed_increment_and_keeps_a_reserve() {
+        let o = Options::default();
+        let p = TimePlan::new(&limits(10_000, 0, 1000), Color::Black, 10, &o).unwrap();
+        assert!(p.maximum <= 11_000 - o.network_delay2);
+        assert!(p.optimum < 3000, "{p:?}");
+        let p = TimePlan::new(&limits(100, 0, 1000), Color::Black, 100, &o).unwrap();
+        assert!(p.maximum <= 1100 - o.network_delay2, "{p:?}");
+    }
+
+    #[test]
+    fn sudden_death_spreads_time() {
+        let o = Options::default();
+        let p = TimePlan::new(&limits(300_000, 0, 0), Color::Black, 1, &o).unwrap();
+        assert!(p.optimum < 10_000 && p.maximum < 90_000, "{p:?}");
+        let p = TimePlan::new(&limits(500, 0, 0), Color::Black, 1, &o).unwrap();
+        assert!(p.maximum <= 500, "{p:?}");
+    }
+
+    #[test]
+    fn stop_time_rounds_to_the_second_boundary() {
+        let p = TimePlan { minimum: 1000, optimum: 3000, maximum: 9000, round_up: true, network_delay: 100 };
+        assert_eq!(p.stop_time(3200), 3900);
+        assert_eq!(p.stop_time(8950), 8950);
+        assert_eq!(p.stop_time(500), 1900);
+    }
+
+    #[test]
+    fn movetime_and_infinite() {
+        let o = Options::default();
+        let l = Limits { movetime: Some(500), ..Default::default() };
+        assert!(TimePlan::new(&l, Color::Black, 1, &o).unwrap().maximum <= 500);
+        assert!(TimePlan::new(&Limits { infinite: true, ..Default::default() }, Color::Black, 1, &o).is_none());
+    }
+}

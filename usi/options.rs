@@ -58,19 +58,19 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "NetworkDelay",
         aliases: &[],
-        kind: Kind::Spin { default: 120, min: 0, max: 10000 },
+        kind: Kind::Spin { default: 40, min: 0, max: 10000 },
         help: "Average GUI/network lag in ms, subtracted when planning the time of a move.",
     },
     Spec {
         name: "NetworkDelay2",
         aliases: &[],
-        kind: Kind::Spin { default: 1120, min: 0, max: 10000 },
+        kind: Kind::Spin { default: 100, min: 0, max: 10000 },
         help: "Worst-case lag in ms: the hard limit is the remaining time plus byoyomi minus this.",
     },
     Spec {
         name: "MinimumThinkingTime",
         aliases: &[],
-        kind: Kind::Spin { default: 2000, min: 1000, max: 100000 },
+        kind: Kind::Spin { default: 1000, min: 1000, max: 100000 },
         help: "Minimum time per move in ms (YaneuraOu semantics: max(this - NetworkDelay, 1000)).",
     },
     Spec {

@@ -1,10 +1,14 @@
-//! Kaname's static evaluation. For now: material on the board and in hand (Apery's values),
-//! kept incrementally by the search through `move_gain`. The interface is deliberately narrow
-//! (`evaluate`, `material`, `move_gain`) so a stronger evaluation can replace it.
+//! Kaname's static evaluation: material on the board and in hand (Apery's values), kept
+//! incrementally by the search through `move_gain`, plus a small positional term (`positional`)
+//! computed per node: how hard each side's pieces press on the enemy king's surroundings and
+//! guard their own (the idea of YaneuraOu's material-level "effect near the king" terms), and
+//! where the kings stand. The interface is deliberately narrow (`evaluate`, `material`,
+//! `positional`, `move_gain`) so a stronger evaluation can replace it.
 
 #![deny(missing_docs)]
 
-use engine::{Color, Move, Piece, PieceType, Position};
+use engine::attacks::{attacks_of, king_attacks};
+use engine::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
 
 /// An evaluation in centipawn-like units (a pawn is 90).
 pub type Value = i32;
@@ -67,9 +71,81 @@ pub fn capture_gain(captured: Piece) -> Value {
     piece_value(pt) + hand_value(pt.unpromoted())
 }
 
+/// The squares at Chebyshev distance exactly 2 from each square (the king's outer ring).
+static OUTER_RING: [Bitboard; 81] = {
+    let mut t = [Bitboard::EMPTY; 81];
+    let mut i = 0;
+    while i < 81 {
+        let sq = Square::new(i as u8);
+        let mut df = -2;
+        while df <= 2 {
+            let mut dr = -2;
+            while dr <= 2 {
+                if df == -2 || df == 2 || dr == -2 || dr == 2 {
+                    if let Some(s) = sq.offset(df, dr) {
+                        t[i] = t[i].or(Bitboard::from_square(s));
+                    }
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Tunable weights of the positional term.
+pub mod weights {
+    use super::Value;
+    /// Per attacked square next to the enemy king.
+    pub const ATTACK_NEAR: Value = 16;
+    /// Per attacked square two steps from the enemy king.
+    pub const ATTACK_RING: Value = 6;
+    /// Per defended square next to the own king.
+    pub const DEFEND_NEAR: Value = 9;
+    /// King placement by rank, from the far rank (0) to the home rank (8).
+    pub const KING_RANK: [Value; 9] = [-20, -50, -80, -100, -95, -70, -35, -10, 0];
+}
+
+/// The positional term from Black's point of view (material excluded).
+pub fn positional(pos: &Position) -> Value {
+    let occ = pos.occupied();
+    let mut v = 0;
+    for c in Color::ALL {
+        let own_king = pos.king_square(c);
+        let enemy_king = pos.king_square(!c);
+        let near_enemy = king_attacks(enemy_king);
+        let ring_enemy = OUTER_RING[enemy_king.index()];
+        let near_own = king_attacks(own_king);
+        let mut s = weights::KING_RANK[own_king.relative_rank(c) as usize];
+        let mut pieces = pos.pieces_of(c).and_not(Bitboard::from_square(own_king));
+        while pieces.any() {
+            let sq = pieces.pop();
+            let att = attacks_of(c, pos.piece_on(sq).kind(), sq, occ);
+            s += weights::ATTACK_NEAR * (att & near_enemy).count() as Value
+                + weights::ATTACK_RING * (att & ring_enemy).count() as Value
+                + weights::DEFEND_NEAR * (att & near_own).count() as Value;
+        }
+        v += if c == Color::Black { s } else { -s };
+    }
+    v
+}
+
 /// The static evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> Value {
-    let v = material(pos);
+    let v = material(pos) + positional(pos);
+    if pos.side_to_move() == Color::Black {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The positional term from the side to move's point of view.
+#[inline]
+pub fn positional_stm(pos: &Position) -> Value {
+    let v = positional(pos);
     if pos.side_to_move() == Color::Black {
         v
     } else {
@@ -84,6 +160,56 @@ mod tests {
     #[test]
     fn start_position_is_balanced() {
         assert_eq!(evaluate(&Position::startpos()), 0);
+        assert_eq!(material(&Position::startpos()), 0);
+    }
+
+    /// The SFEN of the same position with colours exchanged and the board rotated.
+    fn flipped(sfen: &str) -> String {
+        let f: Vec<&str> = sfen.split(' ').collect();
+        let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+        let ranks: Vec<String> = f[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                // Reverse the tokens of a rank (a token is "+X", "X" or a digit).
+                let mut toks: Vec<String> = Vec::new();
+                let mut plus = false;
+                for ch in r.chars() {
+                    if ch == '+' {
+                        plus = true;
+                        continue;
+                    }
+                    toks.push(if plus { format!("+{}", swap(ch)) } else { swap(ch).to_string() });
+                    plus = false;
+                }
+                toks.reverse();
+                toks.concat()
+            })
+            .collect();
+        let side = if f[1] == "b" { "w" } else { "b" };
+        let hands: String = if f[2] == "-" { "-".into() } else { f[2].chars().map(swap).collect() };
+        format!("{} {side} {hands} {}", ranks.join("/"), f[3])
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_under_colour_flip() {
+        for sfen in [
+            "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        ] {
+            let a = Position::from_sfen(sfen).unwrap();
+            let b = Position::from_sfen(&flipped(sfen)).unwrap();
+            assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {}", flipped(sfen));
+            assert_ne!(positional(&a), 0);
+        }
+    }
+
+    #[test]
+    fn pressure_on_the_enemy_king_counts() {
+        // A gold next to the enemy king is worth more than the same gold far away.
+        let near = Position::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b - 1").unwrap();
+        let far = Position::from_sfen("4k4/9/9/9/9/9/9/G8/4K4 b - 1").unwrap();
+        assert!(positional(&near) > positional(&far));
     }
 
     #[test]

@@ -118,7 +118,8 @@ impl Worker {
     pub fn iterate(&mut self, pos: &mut Position, shared: &Shared) {
         let max_depth = shared.depth_limit();
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
-        self.stack[0].material = eval::evaluate(pos);
+        let m = eval::material(pos);
+        self.stack[0].material = if pos.side_to_move() == Color::Black { m } else { -m };
         let mut depth = 1;
         while depth <= max_depth && !shared.stopped() {
             // Lazy SMP diversity: odd helpers skip every other iteration's start depth.
@@ -184,6 +185,12 @@ impl Worker {
         }
     }
 
+    /// Material (kept incrementally) plus the positional term.
+    #[inline]
+    fn static_eval(&self, pos: &Position, ply: usize) -> Value {
+        self.stack[ply].material + eval::positional_stm(pos)
+    }
+
     fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {
         let v = shared.options.draw_value;
         if pos.side_to_move() == self.root_color {
@@ -242,7 +249,7 @@ impl Worker {
                 return 0;
             }
             if ply >= MAX_PLY - 2 {
-                return if in_check { 0 } else { self.stack[ply].material };
+                return if in_check { 0 } else { self.static_eval(pos, ply) };
             }
             if let Some(v) = self.rule_value(pos, shared, ply) {
                 return v;
@@ -295,7 +302,7 @@ impl Worker {
             }
         }
 
-        let eval = if in_check { VALUE_NONE } else { self.stack[ply].material };
+        let eval = if in_check { VALUE_NONE } else { self.static_eval(pos, ply) };
         self.stack[ply].static_eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NONE; 2];
@@ -575,7 +582,7 @@ impl Worker {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { self.stack[ply].material };
+            return if in_check { 0 } else { self.static_eval(pos, ply) };
         }
         if let Some(v) = self.rule_value(pos, shared, ply) {
             return v;
@@ -596,7 +603,7 @@ impl Worker {
                 return tt_value;
             }
         }
-        let stand_pat = if in_check { -VALUE_INFINITE } else { self.stack[ply].material };
+        let stand_pat = if in_check { -VALUE_INFINITE } else { self.static_eval(pos, ply) };
         if stand_pat >= beta {
             return stand_pat;
         }

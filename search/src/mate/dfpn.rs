@@ -175,6 +175,55 @@ impl<'a> Solver<'a> {
                     return Some(Outcome { pn: 0, dn: INF, mate_len: 1, nomate: 0, taint: NO_TAINT });
                 }
             }
+            if r < 3 {
+                return None;
+            }
+            // Mate in 3: a check all of whose evasions allow a mate in 1.
+            let attacker = pos.side_to_move();
+            for c in children.iter_mut() {
+                if c.pn == 0 || c.dn == 0 {
+                    continue;
+                }
+                pos.do_move(c.mv);
+                let key = pos.board_key();
+                let hand = pos.hand(attacker);
+                let mut evasions = MoveList::new();
+                generate(pos, GenKind::All, &mut evasions);
+                let mut all_mated = true;
+                let mut refuted = false;
+                for &e in evasions.iter() {
+                    if pos.gives_check(e) {
+                        all_mated = false;
+                        break;
+                    }
+                    pos.do_move(e);
+                    let (mated, no_check) = self.mate1_probe(pos, attacker);
+                    pos.undo_move(e);
+                    if !mated {
+                        all_mated = false;
+                        refuted = no_check;
+                        break;
+                    }
+                }
+                pos.undo_move(c.mv);
+                if all_mated {
+                    self.tt.store(key, hand, 0, INF, 2, None, 1);
+                    c.pn = 0;
+                    c.dn = INF;
+                    c.mate_len = 2;
+                    return Some(Outcome { pn: 0, dn: INF, mate_len: 3, nomate: 0, taint: NO_TAINT });
+                }
+                if refuted {
+                    self.tt.store(key, hand, INF, 0, INF_DEPTH, Some(INF_DEPTH), 1);
+                    c.pn = INF;
+                    c.dn = 0;
+                    c.nomate = INF_DEPTH;
+                    c.taint = NO_TAINT;
+                }
+            }
+            if children.iter().all(|c| c.dn == 0 && c.taint == NO_TAINT && c.nomate == INF_DEPTH) {
+                return Some(Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT });
+            }
             return None;
         }
         if r < 2 {
@@ -191,17 +240,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             pos.do_move(c.mv);
-            let mut checks = MoveList::new();
-            generate_checks(pos, &mut checks);
-            let mut mated = false;
-            for &m in checks.iter() {
-                pos.do_move(m);
-                mated = !pos.has_legal_move();
-                pos.undo_move(m);
-                if mated {
-                    break;
-                }
-            }
+            let (mated, no_check) = self.mate1_probe(pos, attacker);
             let hand = pos.hand(attacker);
             let key = pos.board_key();
             pos.undo_move(c.mv);
@@ -209,8 +248,7 @@ impl<'a> Solver<'a> {
                 c.pn = 0;
                 c.dn = INF;
                 c.mate_len = 1;
-                self.tt.store(key, hand, 0, INF, 1, None, 1);
-            } else if checks.is_empty() {
+            } else if no_check {
                 c.pn = INF;
                 c.dn = 0;
                 c.nomate = INF_DEPTH;
@@ -225,6 +263,23 @@ impl<'a> Solver<'a> {
             return Some(Outcome { pn: 0, dn: INF, mate_len: 2, nomate: 0, taint: NO_TAINT });
         }
         None
+    }
+
+    /// At an OR node: (is there a mate in 1, are there no checks at all). A mate in 1 found is
+    /// stored in the table.
+    fn mate1_probe(&mut self, pos: &mut Position, attacker: Color) -> (bool, bool) {
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        for &m in checks.iter() {
+            pos.do_move(m);
+            let mated = !pos.has_legal_move();
+            pos.undo_move(m);
+            if mated {
+                self.tt.store(pos.board_key(), pos.hand(attacker), 0, INF, 1, None, 1);
+                return (true, false);
+            }
+        }
+        (false, checks.is_empty())
     }
 
     /// Fills `self.pool[ply]` with the children of `pos` and their table values.

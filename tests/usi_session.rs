@@ -533,7 +533,7 @@ fn commands_for_people() {
             && l.ends_with("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2")));
     assert!(lines.iter().any(|l| l.starts_with("Key: ")));
     e.send("eval");
-    e.read_until(|l| l.starts_with("Material:"), LIVE);
+    e.read_until(|l| l.starts_with("Terms "), LIVE);
     e.send("position startpos");
     e.send("perft 2");
     let lines = e.read_until(|l| l.starts_with("Nodes searched:"), LIVE);

@@ -36,7 +36,7 @@ pub fn help_lines() -> Vec<String> {
         "  kaname help | --help            this text",
         "",
         "USI commands: usi isready setoption usinewgame position go stop ponderhit gameover quit",
-        "Extra commands: d (board), eval (material, placeholder), perft <depth>,",
+        "Extra commands: d (board), eval (static evaluation), perft <depth>,",
         "  bench [depth] [threads] [hash], help",
     ]
     .iter()

@@ -1,6 +1,6 @@
 //! Commands for people and scripts: `d` (board diagram), `eval`, `perft`.
 
-use engine::{see_value, Color, PieceType, Position, Square};
+use engine::{Color, PieceType, Position, Square};
 use std::time::Instant;
 
 fn hand_text(pos: &Position, c: Color) -> String {
@@ -59,32 +59,13 @@ pub fn diagram(pos: &Position) -> Vec<String> {
     lines
 }
 
-/// Material from Black's point of view: board (kings excluded) plus hands, SEE piece values.
-pub fn material(pos: &Position) -> i32 {
-    let mut v = 0;
-    for sq in Square::ALL {
-        let pc = pos.piece_on(sq);
-        if let Some(pt) = pc.kind_opt() {
-            if pt != PieceType::King {
-                let s = if pc.color() == Color::Black { 1 } else { -1 };
-                v += s * see_value(pt);
-            }
-        }
-    }
-    for pt in PieceType::HAND {
-        let d = pos.hand(Color::Black).count(pt) as i32 - pos.hand(Color::White).count(pt) as i32;
-        v += d * see_value(pt);
-    }
-    v
-}
-
-/// The `eval` lines. A placeholder: the eval crate has no evaluation yet.
+/// The `eval` lines: `eval::evaluate` and its terms.
 pub fn eval(pos: &Position) -> Vec<String> {
-    let black = material(pos);
-    let stm = if pos.side_to_move() == Color::Black { black } else { -black };
+    let stm = eval::evaluate(pos);
+    let black = if pos.side_to_move() == Color::Black { stm } else { -stm };
     vec![
-        "Evaluation: PLACEHOLDER (material balance only, engine::see_value piece values; the real evaluation is not wired in yet)".to_string(),
-        format!("Material: {black:+} (black's view), {stm:+} (side to move's view)"),
+        format!("Evaluation: {stm:+} (side to move's view), {black:+} (black's view)"),
+        format!("Terms (black's view): material {:+}, positional {:+}", eval::material(pos), eval::positional(pos)),
     ]
 }
 
@@ -117,10 +98,11 @@ mod tests {
     }
 
     #[test]
-    fn material_and_perft() {
-        assert_eq!(material(&Position::startpos()), 0);
-        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2P 1").unwrap();
-        assert_eq!(material(&p), 180);
+    fn eval_and_perft() {
+        let e = eval(&Position::startpos());
+        assert_eq!(e[0], "Evaluation: +0 (side to move's view), +0 (black's view)");
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w 2P 1").unwrap();
+        assert!(eval(&p)[1].starts_with("Terms (black's view): material +180,"), "{:?}", eval(&p));
         let lines = perft(&Position::startpos(), 2);
         assert_eq!(lines.len(), 30 + 3);
         assert_eq!(lines[30], "Nodes searched: 900");

@@ -111,11 +111,11 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     if hand.has(PieceType::Lance) {
         // Lance check squares are in front of the king from our side, never on our last rank
         // unless the king stands beyond it, which cannot happen.
-        let t = lance_sq & empty & !Bitboard::far_ranks(us, 1);
+        let t = lance_sq & empty & !Bitboard::far(us, 1);
         push_drops(list, Piece::new(us, PieceType::Lance), t);
     }
     if hand.has(PieceType::Knight) {
-        let t = knight_sq & empty & !Bitboard::far_ranks(us, 2);
+        let t = knight_sq & empty & !Bitboard::far(us, 2);
         push_drops(list, Piece::new(us, PieceType::Knight), t);
     }
     for (pt, sq) in [
@@ -143,23 +143,23 @@ fn push_drops(list: &mut MoveList, pc: Piece, targets: Bitboard) {
 fn emit(list: &mut MoveList, us: Color, pt: PieceType, pc: Piece, from: Square, plain: Bitboard, promo: Bitboard) {
     match pt {
         PieceType::Pawn | PieceType::Lance => {
-            for to in promo & Bitboard::far_ranks(us, 3) {
+            for to in promo & Bitboard::zone(us) {
                 list.push(Move::promotion(from, to, pc));
             }
-            for to in plain.and_not(Bitboard::far_ranks(us, 1)) {
+            for to in plain.and_not(Bitboard::far(us, 1)) {
                 list.push(Move::normal(from, to, pc));
             }
         }
         PieceType::Knight => {
-            for to in promo & Bitboard::far_ranks(us, 3) {
+            for to in promo & Bitboard::zone(us) {
                 list.push(Move::promotion(from, to, pc));
             }
-            for to in plain.and_not(Bitboard::far_ranks(us, 2)) {
+            for to in plain.and_not(Bitboard::far(us, 2)) {
                 list.push(Move::normal(from, to, pc));
             }
         }
         PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
-            let promo = if from.in_zone(us) { promo } else { promo & Bitboard::far_ranks(us, 3) };
+            let promo = if from.in_zone(us) { promo } else { promo & Bitboard::zone(us) };
             for to in promo {
                 list.push(Move::promotion(from, to, pc));
             }

@@ -7,7 +7,9 @@
 
 #![deny(missing_docs)]
 
-use engine::attacks::{attacks_of, king_attacks};
+use engine::attacks::{
+    attacks_of, gold_attacks, king_attacks, knight_attacks, lance_attacks, pawn_attacks, silver_attacks,
+};
 use engine::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
 
 /// An evaluation in centipawn-like units (a pawn is 90).
@@ -119,13 +121,36 @@ pub fn positional(pos: &Position) -> Value {
         let ring_enemy = OUTER_RING[enemy_king.index()];
         let near_own = king_attacks(own_king);
         let mut s = weights::KING_RANK[own_king.relative_rank(c) as usize];
-        let mut pieces = pos.pieces_of(c).and_not(Bitboard::from_square(own_king));
-        while pieces.any() {
-            let sq = pieces.pop();
-            let att = attacks_of(c, pos.piece_on(sq).kind(), sq, occ);
-            s += weights::ATTACK_NEAR * (att & near_enemy).count() as Value
-                + weights::ATTACK_RING * (att & ring_enemy).count() as Value
-                + weights::DEFEND_NEAR * (att & near_own).count() as Value;
+        let zones = near_enemy | ring_enemy | near_own;
+        let mut count = |att: Bitboard| {
+            let att = att & zones;
+            if att.any() {
+                s += weights::ATTACK_NEAR * (att & near_enemy).count() as Value
+                    + weights::ATTACK_RING * (att & ring_enemy).count() as Value
+                    + weights::DEFEND_NEAR * (att & near_own).count() as Value;
+            }
+        };
+        // One loop per kind, so each uses its attack function directly.
+        for sq in pos.pieces(c, PieceType::Pawn) {
+            count(pawn_attacks(c, sq));
+        }
+        for sq in pos.pieces(c, PieceType::Lance) {
+            count(lance_attacks(c, sq, occ));
+        }
+        for sq in pos.pieces(c, PieceType::Knight) {
+            count(knight_attacks(c, sq));
+        }
+        for sq in pos.pieces(c, PieceType::Silver) {
+            count(silver_attacks(c, sq));
+        }
+        for sq in pos.golds() & pos.pieces_of(c) {
+            count(gold_attacks(c, sq));
+        }
+        for sq in pos.bishops_horses() & pos.pieces_of(c) {
+            count(attacks_of(c, pos.piece_on(sq).kind(), sq, occ));
+        }
+        for sq in pos.rooks_dragons() & pos.pieces_of(c) {
+            count(attacks_of(c, pos.piece_on(sq).kind(), sq, occ));
         }
         v += if c == Color::Black { s } else { -s };
     }

@@ -72,6 +72,23 @@ pub struct MovePicker {
     bad_cur: usize,
     /// Once set, no more quiet moves are returned (late move pruning).
     pub skip_quiets: bool,
+    /// Quiets scoring below this are left unsorted (they are rarely reached).
+    sort_limit: i32,
+}
+
+/// Orders the quiets: moves scoring at least `limit` first, best first; the rest stay in
+/// generation order. Shogi quiet lists run to hundreds of drops, most never searched, so the
+/// tail is not sorted; the head is sorted with an O(n log n) sort, because many moves share
+/// a score (Stockfish's insertion sort turned quadratic here).
+fn partial_insertion_sort(items: &mut [Scored], limit: i32) {
+    let mut head = 0;
+    for i in 0..items.len() {
+        if items[i].score >= limit {
+            items.swap(head, i);
+            head += 1;
+        }
+    }
+    items[..head].sort_unstable_by(|a, b| b.score.cmp(&a.score));
 }
 
 impl MovePicker {
@@ -93,7 +110,14 @@ impl MovePicker {
             cur: 0,
             bad_cur: 0,
             skip_quiets: false,
+            sort_limit: i32::MIN,
         }
+    }
+
+    /// Sets the depth of the node, which decides how much of the quiet list gets sorted.
+    pub fn with_depth(mut self, depth: i32) -> MovePicker {
+        self.sort_limit = -3000 * depth;
+        self
     }
 
     /// A picker for the quiescence search: captures and pawn promotions (evasions in check).
@@ -167,7 +191,7 @@ impl MovePicker {
                             }
                             s
                         });
-                        self.list.as_mut_slice().sort_unstable_by(|a, b| b.score.cmp(&a.score));
+                        partial_insertion_sort(self.list.as_mut_slice(), self.sort_limit);
                     }
                     self.stage = Stage::Quiets;
                 }
@@ -258,6 +282,16 @@ fn capture_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partial_sort_orders_the_good_moves_and_keeps_the_rest() {
+        let mut items: Vec<Scored> =
+            [5, -9000, 30, -100, 7, -20000].iter().map(|&score| Scored { m: Move::NONE, score }).collect();
+        partial_insertion_sort(&mut items, -200);
+        let scores: Vec<i32> = items.iter().map(|s| s.score).collect();
+        assert_eq!(&scores[..4], &[30, 7, 5, -100]);
+        assert!(scores[4..].contains(&-9000) && scores[4..].contains(&-20000));
+    }
 
     fn all_picked(pos: &Position, tt: Move, killers: [Move; 2]) -> Vec<Move> {
         let hist = Histories::default();

@@ -9,6 +9,31 @@ use crate::tt::{Bound, TtData};
 use crate::types::*;
 use engine::{Color, Move, Position, Repetition};
 
+/// The largest positional term the lazy evaluation in quiescence search assumes.
+const LAZY_MARGIN: Value = 900;
+
+/// A mate in one by a check landing next to the enemy king (or a knight check): YaneuraOu's
+/// cheap interior-node test. Distant checks rarely mate and would cost a move each to try;
+/// the full `mate::mate_in_1` and the df-pn solver cover them at the root.
+fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
+    let mut checks = engine::MoveList::new();
+    engine::generate_checks(pos, &mut checks);
+    let them = !pos.side_to_move();
+    let near = engine::attacks::king_attacks(pos.king_square(them));
+    for &m in checks.iter() {
+        if !near.contains(m.to()) && m.piece_after().kind() != engine::PieceType::Knight {
+            continue;
+        }
+        pos.do_move(m);
+        let mated = !pos.has_evasion();
+        pos.undo_move(m);
+        if mated {
+            return Some(m);
+        }
+    }
+    None
+}
+
 /// A root move with what the last iteration learned about it.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -40,11 +65,18 @@ struct Frame {
 const EMPTY_FRAME: Frame =
     Frame { current_move: Move::NONE, piece_to: None, static_eval: VALUE_NONE, killers: [Move::NONE; 2], material: 0 };
 
-/// Late move reductions, indexed by depth and move number.
+/// Late move reductions, indexed by depth and move number: 0.5 + ln(depth) ln(moves) / 2.1.
 fn reduction(depth: i32, move_count: usize) -> i32 {
-    let d = (depth.max(1) as f64).ln();
-    let m = (move_count.max(1) as f64).ln();
-    (0.5 + d * m / 2.1) as i32
+    static TABLE: std::sync::LazyLock<Box<[[u8; 64]; 64]>> = std::sync::LazyLock::new(|| {
+        let mut t = Box::new([[0u8; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.1) as u8;
+            }
+        }
+        t
+    });
+    TABLE[depth.clamp(1, 63) as usize][move_count.clamp(1, 63)] as i32
 }
 
 /// A search thread's private state.
@@ -282,7 +314,7 @@ impl Worker {
 
         // Shogi is decided by mating races: look for a mate in one before anything else.
         if !root && !in_check && tt.is_none() && depth >= 2 {
-            if let Some(m) = crate::mate::mate_in_1(pos) {
+            if let Some(m) = contact_mate_in_1(pos) {
                 let v = mate_in(ply + 1);
                 shared.tt.store(
                     key,
@@ -302,7 +334,14 @@ impl Worker {
             }
         }
 
-        let eval = if in_check { VALUE_NONE } else { self.static_eval(pos, ply) };
+        let eval = if in_check {
+            VALUE_NONE
+        } else {
+            match tt {
+                Some(d) if d.eval != VALUE_NONE && d.bound != Bound::None => d.eval,
+                _ => self.static_eval(pos, ply),
+            }
+        };
         self.stack[ply].static_eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NONE; 2];
@@ -347,7 +386,7 @@ impl Worker {
             .piece_to
             .filter(|_| ply > 0)
             .map_or(Move::NONE, |(pc, to)| self.hist.counter[pc][to]);
-        let mut picker = MovePicker::new(pos, tt_move, killers, counter);
+        let mut picker = MovePicker::new(pos, tt_move, killers, counter).with_depth(depth);
         let mut best_value = -VALUE_INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
@@ -492,13 +531,7 @@ impl Worker {
             };
             shared.tt.store(
                 key,
-                TtData {
-                    move16: best_move.to_u16(),
-                    value: value_to_tt(best_value, ply),
-                    eval: if eval == VALUE_NONE { 0 } else { eval },
-                    depth,
-                    bound,
-                },
+                TtData { move16: best_move.to_u16(), value: value_to_tt(best_value, ply), eval, depth, bound },
             );
         }
         best_value
@@ -603,7 +636,16 @@ impl Worker {
                 return tt_value;
             }
         }
-        let stand_pat = if in_check { -VALUE_INFINITE } else { self.static_eval(pos, ply) };
+        let stand_pat = if in_check {
+            -VALUE_INFINITE
+        } else if let Some(d) = tt.filter(|d| d.eval != VALUE_NONE && d.bound != Bound::None) {
+            d.eval
+        } else if self.stack[ply].material - LAZY_MARGIN >= beta {
+            // Lazy evaluation: the positional term cannot bring this back below beta.
+            return self.stack[ply].material - LAZY_MARGIN;
+        } else {
+            self.static_eval(pos, ply)
+        };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -661,7 +703,7 @@ impl Worker {
             TtData {
                 move16: best_move.to_u16(),
                 value: value_to_tt(best_value, ply),
-                eval: if in_check { 0 } else { stand_pat },
+                eval: if in_check { VALUE_NONE } else { stand_pat },
                 depth: 0,
                 bound,
             },

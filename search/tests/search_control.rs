@@ -1,0 +1,198 @@
+//! The search's contract with the front end: deterministic bench counts, MultiPV,
+//! searchmoves, stop/infinite/ponder semantics, the clock, and a legal ponder move.
+
+#[path = "search_common.rs"]
+mod common;
+
+use common::*;
+use engine::Position;
+use search::{BestMove, Limits, Options, SearchResult};
+use std::collections::HashSet;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A few middlegame positions (from tests/data/tsume.txt and a normal opening).
+const POSITIONS: &[&str] = &[
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "ln1g3nl/1r1sg1k2/p1ppppsp1/1p4p1p/9/2P1P1PP1/PPSP1P2P/2G1S2R1/LN2KG1NL b Bb 27",
+    "2k5l/3p2l2/npP1+R1n2/2pGpKp2/p7p/1G3BP1P/PPN2S3/1B3p1pR/L1S2G3 b G2SPn3p 106",
+    "sb3p3/1s1PR3+P/g2G+N1k1+L/p1+P6/4P4/P1N2nG1L/2+b5P/+s5P2/g4N1KS b L7P2p 220",
+];
+
+#[test]
+fn bench_search_is_deterministic_with_one_thread() {
+    for s in POSITIONS {
+        let pos = sfen(s);
+        let mut a = searcher(&options());
+        a.clear();
+        let n1 = a.bench_search(&pos, 7);
+        a.clear();
+        let n2 = a.bench_search(&pos, 7);
+        let mut b = searcher(&options());
+        let n3 = b.bench_search(&pos, 7);
+        println!("{s}: {n1} {n2} {n3}");
+        assert!(n1 > 1000, "{s}: only {n1} nodes");
+        assert_eq!(n1, n2, "{s}: same searcher after clear");
+        assert_eq!(n1, n3, "{s}: fresh searcher");
+    }
+}
+
+#[test]
+fn multipv_three_reports_three_distinct_lines() {
+    for s in &POSITIONS[..3] {
+        let pos = sfen(s);
+        let o = Options { multipv: 3, ..options() };
+        let out = search_depth(&pos, 6, &o);
+        let last_depth = out.infos.iter().map(|i| i.depth).max().unwrap();
+        let mut firsts = Vec::new();
+        for k in 1..=3 {
+            let info = out
+                .infos
+                .iter()
+                .rev()
+                .find(|i| i.multipv == k)
+                .unwrap_or_else(|| panic!("{s}: no info with multipv {k}"));
+            assert!(info.depth >= last_depth - 1, "{s}: multipv {k} stale at depth {}", info.depth);
+            assert!(!info.pv.is_empty() && line_is_legal(&pos, &info.pv), "{s}: multipv {k} pv {:?}", info.pv);
+            firsts.push(info.pv[0]);
+        }
+        assert!(out.infos.iter().all(|i| (1..=3).contains(&i.multipv)), "{s}: multipv out of range");
+        let distinct: HashSet<_> = firsts.iter().collect();
+        assert_eq!(distinct.len(), 3, "{s}: first moves {firsts:?}");
+        assert_eq!(out.best_move(), firsts[0], "{s}: bestmove is not the first line");
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_best_move() {
+    let pos = Position::startpos();
+    for set in [&["1g1f", "9g9f"][..], &["5i4h"][..], &["2h5h", "7g7f", "3i3h"][..]] {
+        let moves: Vec<_> = set.iter().map(|m| mv(&pos, m)).collect();
+        let mut s = searcher(&options());
+        let out = run(&mut s, &pos, Limits { depth: Some(6), searchmoves: moves.clone(), ..Default::default() });
+        let best = out.best_move();
+        assert!(moves.contains(&best), "{set:?}: best {best}");
+        assert!(out.infos.iter().all(|i| moves.contains(&i.pv[0])), "{set:?}: an info's PV leaves searchmoves");
+    }
+}
+
+fn start(
+    s: &mut search::Searcher,
+    pos: &Position,
+    limits: Limits,
+) -> (mpsc::Receiver<(SearchResult, Instant)>, mpsc::Receiver<search::Info>, Instant) {
+    let (itx, irx) = mpsc::channel();
+    let (dtx, drx) = mpsc::channel();
+    let t0 = Instant::now();
+    s.start(
+        pos.clone(),
+        limits,
+        Box::new(move |i| {
+            let _ = itx.send(i);
+        }),
+        Box::new(move |r| {
+            let _ = dtx.send((r, Instant::now()));
+        }),
+    );
+    (drx, irx, t0)
+}
+
+#[test]
+fn infinite_waits_for_stop_and_reports_once() {
+    let positions = [
+        (sfen(POSITIONS[1]), Limits { infinite: true, ..Default::default() }),
+        // Even a finished depth-limited search waits under infinite.
+        (Position::startpos(), Limits { infinite: true, depth: Some(2), ..Default::default() }),
+        // So does a position with no legal move.
+        (sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1"), Limits { infinite: true, ..Default::default() }),
+    ];
+    for (pos, limits) in positions {
+        let mut s = searcher(&options());
+        let (done, _infos, _) = start(&mut s, &pos, limits.clone());
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(done.try_recv().is_err(), "{limits:?}: result before stop");
+        assert!(s.is_searching(), "{limits:?}: not searching");
+        let t = Instant::now();
+        s.stop();
+        let (r, at) = done.recv_timeout(Duration::from_secs(2)).expect("no result after stop");
+        println!("{limits:?}: result {:?} {} ms after stop", r.best, (at - t).as_millis());
+        assert!(at - t < Duration::from_millis(200), "slow to stop: {:?}", at - t);
+        s.wait();
+        assert!(done.try_recv().is_err(), "second result");
+    }
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_keeps_to_the_byoyomi() {
+    let pos = sfen(POSITIONS[1]);
+    let mut s = searcher(&options());
+    let limits = Limits { ponder: true, time: [Some(0), Some(0)], byoyomi: [1000, 1000], ..Default::default() };
+    let (done, _infos, _) = start(&mut s, &pos, limits.clone());
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(done.try_recv().is_err(), "result while pondering");
+    let t = Instant::now();
+    s.ponderhit(None);
+    let (r, at) = done.recv_timeout(Duration::from_secs(5)).expect("no result after ponderhit");
+    let ms = (at - t).as_millis();
+    println!("ponderhit -> bestmove {:?} in {ms} ms", r.best);
+    assert!(ms < 1000, "{ms} ms after ponderhit with byoyomi 1000");
+    assert!(matches!(r.best, BestMove::Move(_)));
+    s.wait();
+
+    // Ponder miss: stop ends the ponder search at once.
+    let (done, _infos, _) = start(&mut s, &pos, limits);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(done.try_recv().is_err(), "result while pondering");
+    let t = Instant::now();
+    s.stop();
+    let (_, at) = done.recv_timeout(Duration::from_secs(2)).expect("no result after stop");
+    assert!(at - t < Duration::from_millis(200));
+    s.wait();
+}
+
+#[test]
+fn byoyomi_1000_uses_most_of_it_and_never_more() {
+    let mut s = searcher(&Options { hash_mb: 64, ..options() });
+    for sf in &POSITIONS[..3] {
+        let pos = sfen(sf);
+        let limits = Limits { time: [Some(0), Some(0)], byoyomi: [1000, 1000], ..Default::default() };
+        let out = run(&mut s, &pos, limits);
+        let ms = out.elapsed.as_millis();
+        println!("byoyomi 1000: {ms} ms ({sf})");
+        assert!((500..1000).contains(&ms), "{ms} ms for byoyomi 1000");
+    }
+}
+
+#[test]
+fn movetime_300_ends_in_time() {
+    let mut s = searcher(&options());
+    for sf in &POSITIONS[..3] {
+        let pos = sfen(sf);
+        let out = run(&mut s, &pos, Limits { movetime: Some(300), ..Default::default() });
+        let ms = out.elapsed.as_millis();
+        println!("movetime 300: {ms} ms ({sf})");
+        assert!(ms < 400, "{ms} ms for movetime 300");
+        assert!(ms >= 150, "{ms} ms: gave up far too early");
+    }
+}
+
+#[test]
+fn ponder_move_is_legal_after_the_best_move() {
+    let mut with_ponder = 0;
+    for s in POSITIONS {
+        let pos = sfen(s);
+        for depth in [1, 4, 7] {
+            let out = search_depth(&pos, depth, &options());
+            let best = out.best_move();
+            assert!(line_is_legal(&pos, &[best]), "{s}: illegal best move {best}");
+            for info in &out.infos {
+                assert!(line_is_legal(&pos, &info.pv), "{s}: illegal PV {:?}", info.pv);
+            }
+            if let Some(p) = out.result.ponder {
+                with_ponder += 1;
+                assert!(line_is_legal(&pos, &[best, p]), "{s} depth {depth}: ponder {p} illegal after {best}");
+            }
+        }
+    }
+    assert!(with_ponder >= 6, "ponder move rarely given: {with_ponder}");
+}

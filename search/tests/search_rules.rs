@@ -1,0 +1,218 @@
+//! The search plays by shogi's rules: it finds short mates and reports them as mate scores,
+//! resigns with no legal move, declares entering-king wins, and scores repetitions, perpetual
+//! checks and the move limit correctly. All positions were checked with cshogi 1.1.0.
+
+#[path = "search_common.rs"]
+mod common;
+
+use common::*;
+use engine::{EnteringKingRule, Position};
+use search::{BestMove, Limits, Options, Score};
+
+/// Mate in one (the side to move mates): every mating move is acceptable.
+const MATE_IN_1: &[&str] = &[
+    "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+    "k8/9/1G7/9/9/9/9/9/8K b G 1",
+    // From tests/data/tsume.txt (cshogi playouts), both colours.
+    "1r1S3pk/1+B7/1s1s4G/2p2gp2/pK3B1G1/3l3N1/3pl4/1P3G1P1/1N1L3+r1 b N8Psnl3p 229",
+    "p2+P1+L1sk/1g4n2/1s1pppp1+P/1n5p1/1sB3PG1/6lP1/3N3+sn/2+R1+p4/2g+b4K w L3Prgl4p 190",
+    "3p+S4/n5+b1+N/1p4p2/1l3+R2G/1spk4P/1P2P1Pp1/+p1PGKP2L/1g4G2/9 b 6P 178",
+];
+
+/// Minimal mate length 3 (no mate in one), from tests/data/tsume.txt.
+const MATE_IN_3: &[&str] = &[
+    "sb3p3/1s1PR3+P/g2G+N1k1+L/p1+P6/4P4/P1N2nG1L/2+b5P/+s5P2/g4N1KS b RL7P2p 220",
+    "2p2S+N1p/l6P1/k2p1g2+L/1P2p4/B4PP2/1G7/PG1P+n2p+s/L2S3RS/G3N1KN1 w RB7Pl 188",
+    "2s6/4gp2s/+P1n4k1/L1p2K1pp/1p5N1/2P2P3/n1Gp1G3/R8/B+n7 b S7Psl2p 130",
+];
+
+/// The side to move is mated in two plies whatever it does (one legal move each, both
+/// checked by brute force): the positions after the first move of two MATE_IN_3 solutions.
+const MATED_IN_2: &[&str] = &[
+    "2s6/4gp2s/+P1n3+Nk1/L1p2K1pp/1p7/2P2P3/n1Gp1G3/R8/B+n7 w S7Psl2p 131",
+    "2p2S+N1p/l6P1/k2p1g2+L/1P2p4/B4PP2/1G7/PG1P+n3+s/L2S3+pS/G3N1KN1 b RB7Prl 189",
+];
+
+#[test]
+fn mate_in_one_is_played_and_scored_mate_1() {
+    for s in MATE_IN_1 {
+        let pos = sfen(s);
+        let out = search_depth(&pos, 4, &options());
+        let m = out.best_move();
+        assert!(is_mating(&pos, m), "{s}: best move {m} does not mate");
+        assert_eq!(out.score(), Score::Mate(1), "{s}");
+        assert_eq!(out.last_info().pv.first(), Some(&m), "{s}: PV does not start with the best move");
+    }
+}
+
+#[test]
+fn mate_in_three_is_scored_mate_3() {
+    for s in MATE_IN_3 {
+        let pos = sfen(s);
+        for depth in [5, 7] {
+            let out = search_depth(&pos, depth, &options());
+            assert_eq!(out.score(), Score::Mate(3), "{s} depth {depth}");
+            let pv = &out.last_info().pv;
+            assert!(pv.len() >= 3 && line_is_legal(&pos, pv), "{s}: PV {pv:?}");
+            // The PV's third move mates.
+            let mut p = pos.clone();
+            p.do_move(pv[0]);
+            p.do_move(pv[1]);
+            assert!(is_mating(&p, pv[2]), "{s}: PV {pv:?} does not end in mate");
+        }
+    }
+}
+
+#[test]
+fn being_mated_in_two_plies_is_scored_mate_minus_2() {
+    for s in MATED_IN_2 {
+        let pos = sfen(s);
+        let out = search_depth(&pos, 6, &options());
+        assert_eq!(out.score(), Score::Mate(-2), "{s}");
+        assert!(matches!(out.result.best, BestMove::Move(_)), "{s}: {:?}", out.result);
+    }
+}
+
+#[test]
+fn no_legal_move_resigns() {
+    // White is checkmated (gold on 5b backed by the pawn on 5c).
+    let pos = sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1");
+    assert!(!pos.has_legal_move());
+    let out = search_depth(&pos, 5, &options());
+    assert_eq!(out.result.best, BestMove::Resign);
+    assert_eq!(out.result.ponder, None);
+}
+
+/// Black: king 5b in the camp with R R B B G G G G S S (10 pieces, 26 points) and 2 pawns in
+/// hand: 28 points, exactly enough for Black under the 27-point rule.
+const DECLARE_BLACK: &str = "RRBB5/GGGGK4/SS7/9/9/9/9/9/8k b 2P 1";
+/// The same with one pawn: 27 points, one short.
+const DECLARE_BLACK_SHORT: &str = "RRBB5/GGGGK4/SS7/9/9/9/9/9/8k b P 1";
+/// White's mirror with 27 points (enough for White).
+const DECLARE_WHITE: &str = "8K/9/9/9/9/9/ss7/ggggk4/rrbb5 w p 1";
+
+#[test]
+fn declaration_position_wins_under_csa27() {
+    for s in [DECLARE_BLACK, DECLARE_WHITE] {
+        let pos = sfen(s);
+        assert!(pos.declaration_win(EnteringKingRule::Csa27), "{s}: fixture is not a declaration win");
+        assert!(!pos.in_check());
+        let out = search_depth(&pos, 3, &options());
+        assert_eq!(out.result.best, BestMove::Win, "{s}");
+    }
+}
+
+#[test]
+fn no_declaration_without_the_rule_or_the_points() {
+    let pos = sfen(DECLARE_BLACK);
+    for rule in [EnteringKingRule::None, EnteringKingRule::Csa24] {
+        assert!(!pos.declaration_win(rule));
+        let o = Options { entering_king_rule: rule, ..options() };
+        let out = search_depth(&pos, 3, &o);
+        assert!(matches!(out.result.best, BestMove::Move(_)), "{rule:?}: {:?}", out.result);
+    }
+    let pos = sfen(DECLARE_BLACK_SHORT);
+    assert!(!pos.declaration_win(EnteringKingRule::Csa27));
+    let out = search_depth(&pos, 3, &options());
+    assert!(matches!(out.result.best, BestMove::Move(_)), "{:?}", out.result);
+}
+
+/// Black has only king and rook; White has R B B G G S S in hand: Black is lost.
+const LOSING: &str = "4k4/9/9/9/9/9/9/7R1/4K4 b rb2g2s 1";
+/// Black has everything in hand: Black is winning.
+const WINNING: &str = "4k4/9/9/9/9/9/9/7R1/4K4 b RB2G2Sl 1";
+
+/// Quiet shuffles (no checks): the position after Black's 2h3h (White to move) occurs at
+/// plies 1, 5 and 9; the root (rook on 1h, Black to move) is new, and 1h3h would make that
+/// position occur the fourth time: sennichite, a draw.
+const SHUFFLE: &[&str] =
+    &["2h3h", "5a6a", "3h2h", "6a5a", "2h3h", "5a6a", "3h2h", "6a5a", "2h3h", "5a6a", "3h1h", "6a5a"];
+
+fn shuffled(base: &str) -> Position {
+    let mut pos = sfen(base);
+    play(&mut pos, SHUFFLE);
+    pos
+}
+
+#[test]
+fn lost_side_takes_the_fourfold_repetition_draw() {
+    let pos = shuffled(LOSING);
+    let draw = mv(&pos, "1h3h");
+    // Without the history the position is simply lost.
+    let fresh = search_depth(&sfen(&pos.to_sfen()), 5, &options());
+    match fresh.score() {
+        Score::Cp(v) => assert!(v < -500, "fixture is not lost: {v}"),
+        Score::Mate(n) => assert!(n < 0, "fixture is not lost: mate {n}"),
+    }
+    for draw_value in [-2, -37, 0] {
+        let o = Options { draw_value, ..options() };
+        let out = search_depth(&pos, 5, &o);
+        assert_eq!(out.best_move(), draw, "draw value {draw_value}");
+        assert_eq!(out.score(), Score::Cp(draw_value), "draw value {draw_value}");
+    }
+}
+
+#[test]
+fn winning_side_avoids_the_fourfold_repetition_draw() {
+    let pos = shuffled(WINNING);
+    let draw = mv(&pos, "1h3h");
+    let out = search_depth(&pos, 5, &options());
+    assert_ne!(out.best_move(), draw);
+    match out.score() {
+        Score::Cp(v) => assert!(v > 300, "{v}"),
+        Score::Mate(n) => assert!(n > 0, "mate {n}"),
+    }
+}
+
+/// Black's rook checks White's king back and forth (every Black move is check). The position
+/// after Black's 5h4h+ (White to move, king 4a, rook 4h) occurs at plies 3, 7 and 11; the root
+/// (rook 3h, king 4a, Black to move) is new, and 3h4h+ would repeat it a fourth time with
+/// Black checking throughout: perpetual check, which loses for Black.
+const PERPETUAL_BASE: &str = "4k4/9/9/9/9/9/9/5R3/4K4 b rb2g2s 1";
+const PERPETUAL: &[&str] =
+    &["4h5h", "5a4a", "5h4h", "4a5a", "4h5h", "5a4a", "5h4h", "4a5a", "4h5h", "5a4a", "5h4h", "4a3a", "4h3h", "3a4a"];
+
+#[test]
+fn perpetual_check_is_a_loss_not_a_draw() {
+    let mut pos = sfen(PERPETUAL_BASE);
+    play(&mut pos, PERPETUAL);
+    let perpetual = mv(&pos, "3h4h");
+    assert!(pos.gives_check(perpetual));
+    let out = search_depth(&pos, 5, &options());
+    assert_ne!(out.best_move(), perpetual, "played into a perpetual check");
+    assert_ne!(out.score(), Score::Cp(-2), "scored as a draw");
+    match out.score() {
+        Score::Cp(v) => assert!(v < -300, "{v}"),
+        Score::Mate(n) => assert!(n < 0, "mate {n}"),
+    }
+}
+
+#[test]
+fn move_limit_scores_the_game_as_a_draw() {
+    // The lost position at game ply 100: with MaxMovesToDraw 100 every reply is past the
+    // limit, so the game is a draw whatever Black plays.
+    let pos = sfen("4k4/9/9/9/9/9/9/7R1/4K4 b rb2g2s 100");
+    assert_eq!(pos.game_ply(), 100);
+    let unlimited = search_depth(&pos, 5, &options());
+    assert_ne!(unlimited.score(), Score::Cp(-2));
+    for draw_value in [-2, -37] {
+        let o = Options { max_moves_to_draw: 100, draw_value, ..options() };
+        let out = search_depth(&pos, 5, &o);
+        assert_eq!(out.score(), Score::Cp(draw_value), "draw value {draw_value}");
+    }
+    // A limit far away changes nothing.
+    let o = Options { max_moves_to_draw: 1000, ..options() };
+    let far = search_depth(&pos, 5, &o);
+    assert_eq!(far.score(), unlimited.score());
+}
+
+#[test]
+fn searchmoves_can_exclude_the_mate() {
+    let pos = sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    let only = vec![mv(&pos, "G*4b"), mv(&pos, "5i5h")];
+    let mut s = searcher(&options());
+    let out = run(&mut s, &pos, Limits { depth: Some(4), searchmoves: only.clone(), ..Default::default() });
+    let best = out.best_move();
+    assert!(only.contains(&best), "{best} not in searchmoves");
+    assert_ne!(out.score(), Score::Mate(1));
+}

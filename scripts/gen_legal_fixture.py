@@ -213,7 +213,9 @@ def main():
             if (rng.random() < (0.5 if board.is_check() else args.sample)
                     or pawn_drop_mate_excluded(board, set(legal))):
                 record(board)
-                mv = board.mate_move_in_1ply()
+                # cshogi's mate_move_in_1ply ignores a check against the mover: ask only when
+                # not in check, or it returns moves that leave the own king attacked.
+                mv = 0 if board.is_check() else board.mate_move_in_1ply()
                 if mv:  # also keep the mated position
                     board.push(mv)
                     record(board)

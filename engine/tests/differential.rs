@@ -74,9 +74,9 @@ fn fields(sfen: &str) -> Vec<&str> {
 #[test]
 fn fixture_has_all_positions() {
     let entries = load();
-    assert_eq!(entries.len(), 30_003);
+    assert!(entries.len() >= 30_000, "{} positions", entries.len());
     // The fixture covers the interesting cases (see its header): checkmates and big move lists.
-    assert!(entries.iter().filter(|e| e.count == 0).count() > 1000);
+    assert!(entries.iter().filter(|e| e.count == 0).count() > 900);
     assert!(entries.iter().any(|e| e.count == 524));
 }
 
@@ -121,7 +121,7 @@ fn legal_moves_match_cshogi() {
         "{} positions compared, {skipped} skipped (reached by an illegal move, see parse_entry)",
         entries.len() - skipped
     );
-    assert!(skipped < 300, "{skipped} fixture positions rejected");
+    assert_eq!(skipped, 0, "{skipped} fixture positions rejected");
 }
 
 /// Captures and Quiets partition All; every generated move passes `is_legal`.

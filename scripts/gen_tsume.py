@@ -32,6 +32,16 @@ budget (a disproof within its depth limit --max-depth) AND the exact search
 here refutes every mate of up to --nomate-depth plies; that is strong
 evidence, not a proof, that no mate exists at any length.
 
+Reproducing tests/data/tsume.txt (about 45 minutes on one core):
+    gen_tsume.py --limit 6500 --output a.txt
+    gen_tsume.py --offset 6500 --limit 7000 --nomates 0 --unknowns 0 --no-fixed --output b.txt
+    gen_tsume.py --only-uchifuzume --nomates 60 --unknowns 0 --per-length 0 --output c.txt
+    gen_tsume.py --merge c.txt a.txt b.txt
+(the hand-written positions are taken from the first file only). The committed file's first
+run (a) was made before the uchifuzume test used the legal move list, so its no-mate playout
+positions were all labelled "playout" and picked as every third scanned one; a rerun picks a
+slightly different set.
+
 Line format (tab-separated):
     <sfen>  <minimal mate length in plies | mate | nomate>  <cshogi df-pn nodes>  <source>
 Deterministic for a given cshogi version and arguments (random.Random(--seed)).
@@ -45,9 +55,11 @@ import time
 import cshogi
 
 FIXED = [
-    # Only "mate" would be the pawn drop P*1b, which is illegal (uchifuzume).
-    ("k8/9/1G7/9/9/9/9/9/8K b P 1", "uchifuzume-corner"),
-    ("7lk/7p1/6G2/9/9/9/9/9/K8 b P 1", "uchifuzume-edge"),
+    # The only "mate" would be a pawn drop in front of the king, which is illegal (uchifuzume).
+    ("k8/2S6/1G7/9/9/9/9/9/8K b P 1", "uchifuzume-corner"),
+    ("7lk/7p1/7G1/9/9/9/9/9/K8 b P 1", "uchifuzume-edge"),
+    # A pawn drop that checks but is not mate (the king escapes): no mate either.
+    ("k8/9/1G7/9/9/9/9/9/8K b P 1", "pawn-check-escapes"),
     # Lone king and a pawn in hand: no check besides pawn drops that are not mate.
     ("4k4/9/9/9/9/9/9/9/4K4 b P 1", "lone-pawn"),
     # Mate would need a gold in hand (G*5b); only a silver is held.
@@ -222,13 +234,15 @@ def uchifuzume_barred(board):
     if not 0 <= r2 < 9:
         return False
     sq = f * 9 + r2
-    usi = "P*" + str(f + 1) + "abcdefghi"[r2]
-    if board.piece(sq) != cshogi.NONE:
+    if board.piece(sq) != cshogi.NONE or board.is_check():
         return False
-    m = board.move_from_usi(usi)
-    if not m or not board.is_pseudo_legal(m):
-        return False
-    return not board.is_legal(m)
+    pawn = cshogi.BPAWN if us == cshogi.BLACK else cshogi.WPAWN
+    if any(board.piece(f * 9 + r) == pawn for r in range(9)):
+        return False  # nifu
+    # Board.move_from_usi and Board.is_legal do not serve here; the legal move list
+    # leaves the drop out exactly when it is pawn-drop mate.
+    m = board.drop_move(sq, cshogi.PAWN)
+    return m not in set(board.legal_moves)
 
 
 def main():
@@ -239,6 +253,8 @@ def main():
     ap.add_argument("--offset", type=int, default=0, help="skip this many shuffled positions")
     ap.add_argument("--limit", type=int, default=30003, help="playout positions to scan")
     ap.add_argument("--unknowns", type=int, default=60, help="cap on mates of unverified length")
+    ap.add_argument("--only-uchifuzume", action="store_true",
+                    help="scan only positions whose pawn drop in front of the king is pawn-drop mate")
     ap.add_argument("--no-fixed", action="store_true", help="leave out the hand-written positions")
     ap.add_argument("--nodes", type=int, default=20000, help="cshogi df-pn node budget")
     ap.add_argument("--max-depth", type=int, default=41)
@@ -246,7 +262,12 @@ def main():
     ap.add_argument("--nomate-depth", type=int, default=5)
     ap.add_argument("--per-length", type=int, default=70, help="cap per verified length < 9")
     ap.add_argument("--nomates", type=int, default=130)
+    ap.add_argument("--merge", nargs="+", metavar="FILE",
+                    help="instead of generating, merge suites made by earlier runs into --output")
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge, args.output)
+        return
 
     sfens = [l.split("\t")[0] for l in open(args.input) if not l.startswith("#")]
     order = list(range(len(sfens)))
@@ -317,6 +338,8 @@ def main():
         b.set_sfen(sfen)
         if b.is_game_over():
             continue
+        if args.only_uchifuzume and not uchifuzume_barred(b):
+            continue
         found, pv, nodes = dfpn(b, args.nodes, args.max_depth)
         if found:
             classify_mate(sfen, len(pv), nodes, f"playout:{i}")
@@ -356,6 +379,40 @@ def main():
             f.write(f"{sfen}\t{label}\t{nodes}\t{source}\n")
     print(f"wrote {len(out)} positions to {args.output}: {dict(stats)} "
           f"in {time.time() - t0:.0f}s", file=sys.stderr)
+
+
+def merge(inputs, output):
+    """Concatenates generated suites (header comments kept, duplicates dropped)."""
+    headers, rows, seen = [], [], set()
+    fixed_from = None
+    for path in inputs:
+        for line in open(path):
+            if line.startswith("# Generated") or line.startswith("# Counts"):
+                if line.startswith("# Generated"):
+                    headers.append(line.replace("# Generated", "#   part: generated", 1))
+                continue
+            if line.startswith("#"):
+                if line not in headers:
+                    headers.append(line)
+                continue
+            key = " ".join(line.split("\t")[0].split()[:3])
+            source = line.rstrip("\n").split("\t")[3]
+            if source.startswith("fixed:"):
+                if fixed_from not in (None, path):
+                    continue  # hand-written positions come from one run only: the first
+                fixed_from = path
+            if key not in seen:
+                seen.add(key)
+                rows.append(line)
+    stats = collections.Counter(r.split("\t")[1] for r in rows)
+    with open(output, "w") as f:
+        f.write("# Merged by scripts/gen_tsume.py --merge from these runs:\n")
+        for h in headers:
+            f.write(h)
+        f.write("# Counts: " + ", ".join(f"{k} {v}" for k, v in sorted(
+            stats.items(), key=lambda kv: (len(kv[0]), kv[0]))) + "\n")
+        f.writelines(rows)
+    print(f"merged {len(rows)} positions into {output}: {dict(stats)}", file=sys.stderr)
 
 
 def cshogi_version():

@@ -31,9 +31,11 @@ fn mate_in_one_found_and_checked() {
         assert!(verify_line(&pos, &[m]), "{sfen}: {m}");
         assert_eq!(mate_len(sfen), 1);
     }
-    // Only a pawn drop would mate, and that is illegal.
-    let mut pos = Position::from_sfen("k8/9/1G7/9/9/9/9/9/8K b P 1").unwrap();
-    assert_eq!(mate_in_1(&mut pos), None);
+    // Only a pawn drop would mate, and that is illegal (uchifuzume).
+    for sfen in ["k8/2S6/1G7/9/9/9/9/9/8K b P 1", "7lk/7p1/7G1/9/9/9/9/9/K8 b P 1"] {
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        assert_eq!(mate_in_1(&mut pos), None, "{sfen}");
+    }
     let mut pos = Position::startpos();
     assert_eq!(mate_in_1(&mut pos), None);
 }
@@ -64,9 +66,12 @@ fn mate_in_one_agrees_with_brute_force() {
 
 #[test]
 fn no_mate_cases() {
-    // No check at all, pawn-drop mate only, a mate that needs a gold the attacker lacks.
+    // No check at all, pawn-drop mate only, a pawn check the king escapes, a mate that
+    // needs a gold the attacker lacks, the start position.
     for sfen in [
         "4k4/9/9/9/9/9/9/9/4K4 b - 1",
+        "k8/2S6/1G7/9/9/9/9/9/8K b P 1",
+        "7lk/7p1/7G1/9/9/9/9/9/K8 b P 1",
         "k8/9/1G7/9/9/9/9/9/8K b P 1",
         "4k4/9/4P4/9/9/9/9/9/4K4 b S 1",
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -113,5 +118,23 @@ fn time_limit_and_progress() {
     if r == MateResult::Timeout {
         assert!((1200..2500).contains(&ms), "took {ms} ms");
         assert!(!reports.is_empty(), "no progress report");
+    }
+}
+
+#[test]
+fn shortest_mate_with_a_shared_table() {
+    // Searches at several length limits share one table; a proof stored at one limit once
+    // leaked a too-short length into a later one (mate 7 claimed, minimum 9: exact search in
+    // scripts/gen_tsume.py).
+    let sfen = "4g1s2/3+S5/1+B5k1/1B3+R3/5K3/p2G3+r1/4+l4/2Nl+n4/3g3N+l b G2SN7P10p 196";
+    let pos = Position::from_sfen(sfen).unwrap();
+    let rep = search::solve_mate_nodes(&pos, 1_000_000, 16, true);
+    match rep.result {
+        MateResult::Mate(line) => {
+            assert!(verify_line(&pos, &line));
+            assert_eq!(line.len(), 9, "{line:?}");
+            assert!(rep.shortest);
+        }
+        r => panic!("{r:?}"),
     }
 }

@@ -260,7 +260,9 @@ impl<'a> Solver<'a> {
             }
         }
         if all_mated {
-            return Some(Outcome { pn: 0, dn: INF, mate_len: 2, nomate: 0, taint: NO_TAINT });
+            // Children proved earlier may have longer mates than the ones found here.
+            let len = children.iter().map(|c| c.mate_len).max().unwrap_or(1);
+            return Some(Outcome { pn: 0, dn: INF, mate_len: len + 1, nomate: 0, taint: NO_TAINT });
         }
         None
     }

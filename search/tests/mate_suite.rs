@@ -83,10 +83,8 @@ fn judge(cases: &[&Case]) -> Tally {
 
 /// Judges the cases on two threads and merges the tallies.
 fn run(cases: Vec<&Case>) -> Tally {
-    let (a, b): (Vec<(usize, &Case)>, Vec<(usize, &Case)>) =
-        cases.into_iter().enumerate().partition(|(i, _)| i % 2 == 0);
-    let a: Vec<&Case> = a.into_iter().map(|(_, c)| c).collect();
-    let b: Vec<&Case> = b.into_iter().map(|(_, c)| c).collect();
+    let a: Vec<&Case> = cases.iter().step_by(2).copied().collect();
+    let b: Vec<&Case> = cases.iter().skip(1).step_by(2).copied().collect();
     let (mut ta, tb) = std::thread::scope(|s| {
         let h = s.spawn(|| judge(&b));
         let ta = judge(&a);

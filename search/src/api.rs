@@ -165,7 +165,10 @@ pub type DoneSink = Box<dyn FnOnce(SearchResult) + Send>;
 
 /// Everything a running search shares with the `Searcher` that started it.
 struct Control {
+    /// Ends the search threads (set by `stop`, the clock, limits, or the search finishing).
     stop: AtomicBool,
+    /// Set only by `stop()`: what ends the wait for `stop` under `infinite`/`ponder`.
+    stop_requested: AtomicBool,
     ponder: AtomicBool,
     start: Mutex<Instant>,
     plan: Mutex<Option<TimePlan>>,
@@ -197,6 +200,7 @@ impl Searcher {
             workers: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control {
                 stop: AtomicBool::new(false),
+                stop_requested: AtomicBool::new(false),
                 ponder: AtomicBool::new(false),
                 start: Mutex::new(Instant::now()),
                 plan: Mutex::new(None),
@@ -256,6 +260,7 @@ impl Searcher {
         self.prepare();
         let c = &self.control;
         c.stop.store(false, Ordering::SeqCst);
+        c.stop_requested.store(false, Ordering::SeqCst);
         c.ponder.store(limits.ponder, Ordering::SeqCst);
         *c.start.lock() = Instant::now();
         *c.plan.lock() = TimePlan::new(&limits, pos.side_to_move(), pos.game_ply(), &self.options);
@@ -274,7 +279,7 @@ impl Searcher {
                     let result = search_root(&pos, &limits, &options, &tt, &workers, &control, on_info);
                     // Under infinite or ponder the GUI expects nothing before stop/ponderhit.
                     while (limits.infinite || control.ponder.load(Ordering::SeqCst))
-                        && !control.stop.load(Ordering::SeqCst)
+                        && !control.stop_requested.load(Ordering::SeqCst)
                     {
                         std::thread::sleep(std::time::Duration::from_millis(1));
                     }
@@ -286,6 +291,7 @@ impl Searcher {
 
     /// Asks the running search to stop at once (it still reports its result through `on_done`).
     pub fn stop(&self) {
+        self.control.stop_requested.store(true, Ordering::SeqCst);
         self.control.stop.store(true, Ordering::SeqCst);
     }
 
@@ -323,6 +329,7 @@ impl Searcher {
         self.prepare();
         let control = Control {
             stop: AtomicBool::new(false),
+            stop_requested: AtomicBool::new(false),
             ponder: AtomicBool::new(false),
             start: Mutex::new(Instant::now()),
             plan: Mutex::new(None),

@@ -70,7 +70,7 @@ pub struct MovePicker {
     bad: ScoredList,
     cur: usize,
     bad_cur: usize,
-    /// Once set, no more quiet moves are returned (late move pruning).
+    /// Once set, only quiet moves that give check are still returned (late move pruning).
     pub skip_quiets: bool,
     /// Quiets scoring below this are left unsorted (they are rarely reached).
     sort_limit: i32,
@@ -171,16 +171,16 @@ impl MovePicker {
                         _ => Stage::GenQuiets,
                     };
                     let m = self.refutations[i];
-                    if self.skip_quiets || m == Move::NONE || m == self.tt_move || self.refutations[..i].contains(&m) {
+                    if m == Move::NONE || m == self.tt_move || self.refutations[..i].contains(&m) {
                         continue;
                     }
-                    if pos.is_legal(m) && !is_tactical(pos, m) {
+                    if pos.is_legal(m) && !is_tactical(pos, m) && (!self.skip_quiets || pos.gives_check(m)) {
                         return Some(m);
                     }
                     self.refutations[i] = Move::NONE;
                 }
                 Stage::GenQuiets => {
-                    if !self.skip_quiets {
+                    {
                         let us = pos.side_to_move();
                         self.fill(pos, GenKind::Quiets, |m| {
                             let pc = m.piece_after().index();
@@ -196,10 +196,14 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if !self.skip_quiets && self.cur < self.list.len {
+                    if self.cur < self.list.len {
                         let m = self.list.as_mut_slice()[self.cur].m;
                         self.cur += 1;
-                        if m != self.tt_move && !self.refutations.contains(&m) {
+                        // Late move pruning spares checks: in shogi a quiet drop is often mate.
+                        if m != self.tt_move
+                            && !self.refutations.contains(&m)
+                            && (!self.skip_quiets || pos.gives_check(m))
+                        {
                             return Some(m);
                         }
                         continue;

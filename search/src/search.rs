@@ -180,6 +180,11 @@ impl Worker {
             if self.id == 0 {
                 shared.iteration_done(self);
             }
+            // A proven mate (for either side) found well within the depth cannot change.
+            let best = self.root_moves[0].score;
+            if multipv == 1 && best.abs() >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - best.abs() + 4 <= depth {
+                break;
+            }
             depth += 1;
         }
     }

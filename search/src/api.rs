@@ -359,7 +359,7 @@ fn search_root(
     tt: &TranspositionTable,
     workers: &Mutex<Vec<Box<Worker>>>,
     control: &Control,
-    on_info: InfoSink,
+    mut on_info: InfoSink,
 ) -> SearchResult {
     let mut legal = MoveList::new();
     generate_legal(pos, &mut legal);
@@ -379,6 +379,14 @@ fn search_root(
             v
         }
     };
+    // About 5% of the planned time (df-pn runs at roughly 100 nodes per millisecond here).
+    let budget = match *control.plan.lock() {
+        Some(plan) => (plan.optimum * 5).clamp(1_000, 100_000),
+        None => 100_000,
+    };
+    if let Some(result) = root_mate(pos, limits, &root_moves, budget, on_info.as_mut()) {
+        return result;
+    }
     let mut workers = workers.lock();
     if workers.is_empty() {
         workers.push(Box::new(Worker::new(0)));
@@ -415,4 +423,38 @@ fn search_root(
         .or_else(|| tt.probe(after.key()).map(|d| after.move_from_u16(d.move16)))
         .filter(|&m| after.is_legal(m));
     SearchResult { best: BestMove::Move(best_move), ponder }
+}
+
+/// A budgeted df-pn at the root: a forced mate that alpha-beta could not see in time is still
+/// played, and reported as `score mate N` with its line.
+fn root_mate(
+    pos: &Position,
+    limits: &Limits,
+    root_moves: &[Move],
+    nodes: u64,
+    on_info: &mut dyn FnMut(Info),
+) -> Option<SearchResult> {
+    if limits.depth.is_some() || limits.nodes.is_some() {
+        return None;
+    }
+    let start = Instant::now();
+    let report = crate::mate::solve_mate_nodes(pos, nodes, 4, false);
+    let crate::mate::MateResult::Mate(line) = report.result else { return None };
+    if !root_moves.contains(&line[0]) {
+        return None;
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    on_info(Info {
+        depth: line.len() as i32,
+        seldepth: line.len() as i32,
+        multipv: 1,
+        score: Score::Mate(line.len() as i32),
+        bound: Bound::Exact,
+        time_ms: ms,
+        nodes: report.nodes,
+        nps: report.nodes * 1000 / ms.max(1),
+        hashfull: 0,
+        pv: line.clone(),
+    });
+    Some(SearchResult { best: BestMove::Move(line[0]), ponder: line.get(1).copied() })
 }

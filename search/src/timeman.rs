@@ -33,9 +33,14 @@ impl TimePlan {
             let t = mt.saturating_sub(o.network_delay).max(1);
             return Some(TimePlan { minimum: t, optimum: t, maximum: t, round_up: false, network_delay: 0 });
         }
-        let time = limits.time[us.index()]?;
         let inc = limits.inc[us.index()];
         let byoyomi = limits.byoyomi[us.index()];
+        // `go byoyomi 1000` alone (some runners send no btime/wtime) means no main time left.
+        let time = match limits.time[us.index()] {
+            Some(t) => t,
+            None if byoyomi > 0 || inc > 0 || limits.time.iter().any(Option::is_some) => 0,
+            None => return None,
+        };
         let round_up = byoyomi > 0 || inc > 0;
         // The increment of this move is already owed, so it is spendable now.
         let hard = (time + inc + byoyomi).saturating_sub(o.network_delay2);
@@ -145,6 +150,14 @@ mod tests {
         assert_eq!(p.stop_time(3200), 3900);
         assert_eq!(p.stop_time(8950), 8950);
         assert_eq!(p.stop_time(500), 1900);
+    }
+
+    #[test]
+    fn byoyomi_without_main_time_fields_is_a_clock() {
+        let o = Options::default();
+        let l = Limits { byoyomi: [300, 300], ..Default::default() };
+        let p = TimePlan::new(&l, Color::White, 1, &o).unwrap();
+        assert!(p.maximum <= 300 && p.maximum >= 150, "{p:?}");
     }
 
     #[test]

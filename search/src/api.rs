@@ -180,7 +180,7 @@ struct Control {
 pub struct Searcher {
     options: Options,
     tt: Arc<TranspositionTable>,
-    workers: Arc<Mutex<Vec<Box<Worker>>>>,
+    workers: Arc<Mutex<Vec<Worker>>>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
 }
@@ -237,7 +237,7 @@ impl Searcher {
         workers.truncate(n);
         while workers.len() < n {
             let id = workers.len();
-            workers.push(Box::new(Worker::new(id)));
+            workers.push(Worker::new(id));
         }
     }
 
@@ -357,7 +357,7 @@ fn search_root(
     limits: &Limits,
     options: &Options,
     tt: &TranspositionTable,
-    workers: &Mutex<Vec<Box<Worker>>>,
+    workers: &Mutex<Vec<Worker>>,
     control: &Control,
     mut on_info: InfoSink,
 ) -> SearchResult {
@@ -389,7 +389,7 @@ fn search_root(
     }
     let mut workers = workers.lock();
     if workers.is_empty() {
-        workers.push(Box::new(Worker::new(0)));
+        workers.push(Worker::new(0));
     }
     let shared = Shared {
         tt,

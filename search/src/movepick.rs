@@ -88,7 +88,7 @@ fn partial_insertion_sort(items: &mut [Scored], limit: i32) {
             head += 1;
         }
     }
-    items[..head].sort_unstable_by(|a, b| b.score.cmp(&a.score));
+    items[..head].sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
 }
 
 impl MovePicker {

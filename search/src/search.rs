@@ -169,7 +169,7 @@ impl Worker {
                 self.pv_idx = pv_idx;
                 self.sel_depth = 0;
                 self.aspiration(pos, shared, depth);
-                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.id == 0 && (!shared.stopped() || pv_idx + 1 == multipv) {
                     shared.report(self, depth, multipv);
                 }
@@ -200,7 +200,7 @@ impl Worker {
         loop {
             let v = self.search(pos, shared, alpha, beta, depth, 0, true, false);
             // Keep the tail ordered by the latest scores; fail-lows stay at the front's order.
-            self.root_moves[self.pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if shared.stopped() {
                 return;
             }

@@ -169,7 +169,7 @@ pub fn to_score(v: Value) -> Score {
 
 /// Runs all workers on `pos` until the search ends; returns the index of the worker whose
 /// best move is chosen.
-pub fn run(workers: &mut [Box<Worker>], pos: &Position, root_moves: &[Move], shared: &Shared) -> usize {
+pub fn run(workers: &mut [Worker], pos: &Position, root_moves: &[Move], shared: &Shared) -> usize {
     for w in workers.iter_mut() {
         w.reset(pos, root_moves);
     }
@@ -192,7 +192,7 @@ pub fn run(workers: &mut [Box<Worker>], pos: &Position, root_moves: &[Move], sha
 /// The vote: each thread backs its best move with weight (score - min + 14) * depth; the
 /// move with most support wins, the deepest thread backing it supplies the PV. Mates win
 /// outright, the shortest first.
-fn pick_best(workers: &[Box<Worker>], shared: &Shared) -> usize {
+fn pick_best(workers: &[Worker], shared: &Shared) -> usize {
     if workers.len() == 1 || shared.options.multipv > 1 || shared.limits.depth.is_some() {
         return 0;
     }

@@ -95,7 +95,7 @@ impl TranspositionTable {
 
     /// Size in MiB.
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() >> 20
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Empties the table.
@@ -216,7 +216,7 @@ mod tests {
                         let m = (key % 65521) as u16 | 1;
                         let v = (key % 20011) as Value - 10000;
                         tt.store(key, data(m, v, (key % 50) as i32));
-                        if let Some(d) = tt.probe(key ^ 0) {
+                        if let Some(d) = tt.probe(key) {
                             assert_eq!(d.move16, m);
                             assert_eq!(d.value, v);
                             hits += 1;

@@ -64,7 +64,7 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "NetworkDelay2",
         aliases: &[],
-        kind: Kind::Spin { default: 100, min: 0, max: 10000 },
+        kind: Kind::Spin { default: 150, min: 0, max: 10000 },
         help: "Worst-case lag in ms: the hard limit is the remaining time plus byoyomi minus this.",
     },
     Spec {
@@ -344,7 +344,7 @@ mod tests {
         // Local-GUI time defaults chosen by the search developer (commit cbe74c3); the issue
         // proposed YaneuraOu's network-safe 120 / 1120 / 2000.
         assert_eq!(o.network_delay, 40);
-        assert_eq!(o.network_delay2, 100);
+        assert_eq!(o.network_delay2, 150);
         assert_eq!(o.minimum_thinking_time, 1000);
         assert_eq!(o.slow_mover, 100);
         assert_eq!(o.max_moves_to_draw, 0);

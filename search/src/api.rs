@@ -78,7 +78,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             network_delay: 40,
-            network_delay2: 100,
+            network_delay2: 150,
             minimum_thinking_time: 1000,
             slow_mover: 100,
             max_moves_to_draw: 0,

@@ -2,7 +2,7 @@
 //! stage only when the previous one is used up (a cutoff often comes before the quiets).
 
 use crate::history::{from_index, Histories, PieceToHistory};
-use engine::{generate, GenKind, Move, MoveList, PieceType, Position, MAX_MOVES};
+use engine::{generate, Bitboard, GenKind, Move, MoveList, PieceType, Position, MAX_MOVES};
 use std::mem::MaybeUninit;
 
 /// A move with its ordering score.
@@ -74,6 +74,9 @@ pub struct MovePicker {
     pub skip_quiets: bool,
     /// Quiets scoring below this are left unsorted (they are rarely reached).
     sort_limit: i32,
+    /// Per kind, the squares from which it would check the enemy king; and our pieces whose
+    /// move could uncover a check. Computed on first use.
+    check_squares: Option<([Bitboard; 16], Bitboard)>,
 }
 
 /// Orders the quiets: moves scoring at least `limit` first, best first; the rest stay in
@@ -92,47 +95,48 @@ fn partial_insertion_sort(items: &mut [Scored], limit: i32) {
 }
 
 impl MovePicker {
-    /// A picker for the main search.
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// A picker for the main search at `depth` (which decides how much of the quiets to sort).
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move, depth: i32) -> MovePicker {
         let in_check = pos.in_check();
         let tt_ok = tt_move != Move::NONE && pos.is_legal(tt_move);
-        MovePicker {
-            stage: match (in_check, tt_ok) {
-                (true, true) => Stage::EvasionTt,
-                (true, false) => Stage::GenEvasions,
-                (false, true) => Stage::TtMove,
-                (false, false) => Stage::GenCaptures,
-            },
-            tt_move: if tt_ok { tt_move } else { Move::NONE },
-            refutations: [killers[0], killers[1], counter],
-            list: ScoredList::new(),
-            bad: ScoredList::new(),
-            cur: 0,
-            bad_cur: 0,
-            skip_quiets: false,
-            sort_limit: i32::MIN,
-        }
-    }
-
-    /// Sets the depth of the node, which decides how much of the quiet list gets sorted.
-    pub fn with_depth(mut self, depth: i32) -> MovePicker {
-        self.sort_limit = -3000 * depth;
-        self
+        let stage = match (in_check, tt_ok) {
+            (true, true) => Stage::EvasionTt,
+            (true, false) => Stage::GenEvasions,
+            (false, true) => Stage::TtMove,
+            (false, false) => Stage::GenCaptures,
+        };
+        let tt_move = if tt_ok { tt_move } else { Move::NONE };
+        MovePicker::with_stage(stage, tt_move, [killers[0], killers[1], counter], -3000 * depth)
     }
 
     /// A picker for the quiescence search: captures and pawn promotions (evasions in check).
     pub fn new_qsearch(pos: &Position, tt_move: Move) -> MovePicker {
-        let mut p = MovePicker::new(pos, Move::NONE, [Move::NONE; 2], Move::NONE);
         let in_check = pos.in_check();
         let tt_ok = tt_move != Move::NONE && pos.is_legal(tt_move) && (in_check || is_tactical(pos, tt_move));
-        p.tt_move = if tt_ok { tt_move } else { Move::NONE };
-        p.stage = match (in_check, tt_ok) {
+        let stage = match (in_check, tt_ok) {
             (true, true) => Stage::EvasionTt,
             (true, false) => Stage::GenEvasions,
             (false, true) => Stage::QTt,
             (false, false) => Stage::QGenCaptures,
         };
-        p
+        MovePicker::with_stage(stage, if tt_ok { tt_move } else { Move::NONE }, [Move::NONE; 3], i32::MIN)
+    }
+
+    /// Built in one expression so the (large) picker is written in place, not copied.
+    #[inline(always)]
+    fn with_stage(stage: Stage, tt_move: Move, refutations: [Move; 3], sort_limit: i32) -> MovePicker {
+        MovePicker {
+            stage,
+            tt_move,
+            refutations,
+            list: ScoredList::new(),
+            bad: ScoredList::new(),
+            cur: 0,
+            bad_cur: 0,
+            skip_quiets: false,
+            sort_limit,
+            check_squares: None,
+        }
     }
 
     /// The next move, or `None` when every stage is exhausted.
@@ -174,7 +178,7 @@ impl MovePicker {
                     if m == Move::NONE || m == self.tt_move || self.refutations[..i].contains(&m) {
                         continue;
                     }
-                    if pos.is_legal(m) && !is_tactical(pos, m) && (!self.skip_quiets || pos.gives_check(m)) {
+                    if pos.is_legal(m) && !is_tactical(pos, m) && (!self.skip_quiets || self.checks(pos, m)) {
                         return Some(m);
                     }
                     self.refutations[i] = Move::NONE;
@@ -202,7 +206,7 @@ impl MovePicker {
                         // Late move pruning spares checks: in shogi a quiet drop is often mate.
                         if m != self.tt_move
                             && !self.refutations.contains(&m)
-                            && (!self.skip_quiets || pos.gives_check(m))
+                            && (!self.skip_quiets || self.checks(pos, m))
                         {
                             return Some(m);
                         }
@@ -237,6 +241,26 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// Whether quiet `m` gives check, testing first whether its destination is a checking
+    /// square for its kind (computed once per node): most pruned quiets fail that at once.
+    fn checks(&mut self, pos: &Position, m: Move) -> bool {
+        let (squares, discoverers) = *self.check_squares.get_or_insert_with(|| {
+            let us = pos.side_to_move();
+            let ksq = pos.king_square(!us);
+            let occ = pos.occupied();
+            let mut t = [Bitboard::EMPTY; 16];
+            for pt in PieceType::ALL {
+                t[pt.index()] = engine::attacks::attacks_of(!us, pt, ksq, occ);
+            }
+            (t, pos.blockers_for_king(!us) & pos.pieces_of(us))
+        });
+        let direct = squares[m.piece_after().kind().index()].contains(m.to());
+        if m.is_drop() {
+            return direct;
+        }
+        (direct || discoverers.contains(m.from())) && pos.gives_check(m)
     }
 
     fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {
@@ -299,7 +323,7 @@ mod tests {
 
     fn all_picked(pos: &Position, tt: Move, killers: [Move; 2]) -> Vec<Move> {
         let hist = Histories::default();
-        let mut p = MovePicker::new(pos, tt, killers, Move::NONE);
+        let mut p = MovePicker::new(pos, tt, killers, Move::NONE, 1);
         let mut v = Vec::new();
         while let Some(m) = p.next(pos, &hist, [None, None]) {
             v.push(m);

@@ -394,7 +394,7 @@ impl Worker {
             .piece_to
             .filter(|_| ply > 0)
             .map_or(Move::NONE, |(pc, to)| self.hist.counter[pc][to]);
-        let mut picker = MovePicker::new(pos, tt_move, killers, counter).with_depth(depth);
+        let mut picker = MovePicker::new(pos, tt_move, killers, counter, depth);
         let mut best_value = -VALUE_INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0;

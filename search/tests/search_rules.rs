@@ -216,3 +216,27 @@ fn searchmoves_can_exclude_the_mate() {
     assert!(only.contains(&best), "{best} not in searchmoves");
     assert_ne!(out.score(), Score::Mate(1));
 }
+
+/// A 12-ply cycle (rook 1h-2h-3h-4h-4g-1g-1h, king 5a-6a-7a-7b-6b-5b-5a, no checks) played twice
+/// and then almost a third time: the position after 1h2h (rook 2h, king 5a, White to move)
+/// occurred at plies 1, 13 and 25. Black then leaves the cycle (1g2g, 5b5a) and from the new
+/// root 2g2h repeats it a fourth time, 36 plies after the first: sennichite.
+const LONG_CYCLE_BASE: &str = "4k4/9/9/9/9/9/9/8R/4K4 b rb2g2s 1";
+const LONG_CYCLE: &[&str] =
+    &["1h2h", "5a6a", "2h3h", "6a7a", "3h4h", "7a7b", "4h4g", "7b6b", "4g1g", "6b5b", "1g1h", "5b5a"];
+
+#[test]
+#[ignore = "bug: since f421c6e the repetition scan below the root stops 32 plies back, so a fourth \
+            occurrence whose first is 36 plies back (12-ply cycle) is not seen as sennichite"]
+fn fourfold_repetition_of_a_long_cycle_is_a_draw() {
+    let mut pos = sfen(LONG_CYCLE_BASE);
+    for _ in 0..2 {
+        play(&mut pos, LONG_CYCLE);
+    }
+    play(&mut pos, &LONG_CYCLE[..10]);
+    play(&mut pos, &["1g2g", "5b5a"]);
+    let draw = mv(&pos, "2g2h");
+    let out = search_depth(&pos, 5, &options());
+    assert_eq!(out.score(), Score::Cp(-2), "the lost side misses its sennichite");
+    assert_eq!(out.best_move(), draw);
+}

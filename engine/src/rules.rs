@@ -37,16 +37,10 @@ impl Position {
     /// the one that ends the game. Perpetual check loses for the checking side; superior and
     /// inferior hands are reported only inside the search tree.
     pub fn repetition(&self, ply_from_root: usize) -> Repetition {
-        self.repetition_within(ply_from_root, usize::MAX)
-    }
-
-    /// `repetition`, looking back at most `max_back` plies (a search bounds the scan, as
-    /// YaneuraOu does, so that long game histories do not slow every node).
-    pub fn repetition_within(&self, ply_from_root: usize, max_back: usize) -> Repetition {
         let states = self.states();
         let n = states.len() - 1;
         let st = &states[n];
-        let reach = (st.plies_from_null as usize).min(n).min(max_back);
+        let reach = (st.plies_from_null as usize).min(n);
         let us = self.side_to_move();
         let mut occurrences = 0;
         let mut i = 4;

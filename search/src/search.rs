@@ -9,9 +9,6 @@ use crate::tt::{Bound, TtData};
 use crate::types::*;
 use engine::{Color, Move, Position, Repetition};
 
-/// How far back repetitions are looked for below the root (besides the search path itself).
-const MAX_REPETITION_PLY: usize = 32;
-
 /// The largest positional term the lazy evaluation in quiescence search assumes.
 const LAZY_MARGIN: Value = 900;
 
@@ -547,7 +544,7 @@ impl Worker {
 
     /// Draws, perpetual checks, entering-king wins and the move limit, judged before searching.
     fn rule_value(&self, pos: &Position, shared: &Shared, ply: usize) -> Option<Value> {
-        match pos.repetition_within(ply, MAX_REPETITION_PLY.max(ply)) {
+        match pos.repetition(ply) {
             Repetition::None => {}
             Repetition::Draw => return Some(self.draw_value(pos, shared)),
             Repetition::Win => return Some(mate_in(ply)),

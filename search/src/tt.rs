@@ -52,7 +52,7 @@ struct Bucket {
 
 /// The table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Box<[Bucket]>,
     generation: AtomicU8,
 }
 
@@ -86,10 +86,22 @@ fn unpack(w: u64) -> (TtData, u8) {
 
 impl TranspositionTable {
     /// A table of about `mb` MiB.
+    /// The memory comes zeroed from the allocator (fresh pages from the OS for large tables),
+    /// so a new table costs no time until it is used: `Searcher::clear` relies on this to
+    /// start a new game without a pause between `usinewgame` and the first `go`.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Bucket::default);
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let layout = std::alloc::Layout::array::<Bucket>(n).expect("table size");
+        // SAFETY: a Bucket is atomics only, for which all-zero bytes are a valid (empty) value;
+        // the layout is that of `n` buckets and is not zero-sized; the pointer comes from the
+        // global allocator with that layout, as `Box<[Bucket]>` requires; null is handled.
+        let buckets = unsafe {
+            let p = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+            if p.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+        };
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 

@@ -205,8 +205,6 @@ fn ponder_move_is_legal_after_the_best_move() {
 /// must fit in the byoyomi. With a 1 GiB table `prepare` leaves the pages untouched and the
 /// first `clear` faults them all in (about 0.6 s idle, more under load).
 #[test]
-#[ignore = "bug: Searcher::clear() after prepare() takes ~600 ms with USI_Hash=1024 (~50-200 ms with 64), \
-            and usinewgame runs it between readyok and go, so the first move of a game overruns byoyomi"]
 fn new_game_clear_and_first_search_fit_in_the_byoyomi() {
     let mut s = searcher(&Options { hash_mb: 1024, ..options() });
     let t0 = Instant::now();

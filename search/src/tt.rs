@@ -110,16 +110,6 @@ impl TranspositionTable {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
-    /// Empties the table.
-    pub fn clear(&self) {
-        for b in &self.buckets {
-            for e in &b.entries {
-                e.key_xor.store(0, Relaxed);
-                e.data.store(0, Relaxed);
-            }
-        }
-    }
-
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Relaxed);

@@ -176,6 +176,20 @@ struct Control {
     side_and_ply: Mutex<(engine::Color, u32)>,
 }
 
+impl Control {
+    fn new(side: engine::Color, ply: u32) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            stop_requested: AtomicBool::new(false),
+            ponder: AtomicBool::new(false),
+            start: Mutex::new(Instant::now()),
+            plan: Mutex::new(None),
+            limits: Mutex::new(Limits::default()),
+            side_and_ply: Mutex::new((side, ply)),
+        }
+    }
+}
+
 /// The search engine: owns the transposition table and the worker threads.
 pub struct Searcher {
     options: Options,
@@ -198,15 +212,7 @@ impl Searcher {
             options: Options::default(),
             tt: Arc::new(TranspositionTable::new(1)),
             workers: Arc::new(Mutex::new(Vec::new())),
-            control: Arc::new(Control {
-                stop: AtomicBool::new(false),
-                stop_requested: AtomicBool::new(false),
-                ponder: AtomicBool::new(false),
-                start: Mutex::new(Instant::now()),
-                plan: Mutex::new(None),
-                limits: Mutex::new(Limits::default()),
-                side_and_ply: Mutex::new((engine::Color::Black, 1)),
-            }),
+            control: Arc::new(Control::new(engine::Color::Black, 1)),
             handle: None,
         }
     }
@@ -328,15 +334,7 @@ impl Searcher {
     pub fn bench_search(&mut self, pos: &Position, depth: i32) -> u64 {
         self.wait();
         self.prepare();
-        let control = Control {
-            stop: AtomicBool::new(false),
-            stop_requested: AtomicBool::new(false),
-            ponder: AtomicBool::new(false),
-            start: Mutex::new(Instant::now()),
-            plan: Mutex::new(None),
-            limits: Mutex::new(Limits::default()),
-            side_and_ply: Mutex::new((pos.side_to_move(), pos.game_ply())),
-        };
+        let control = Control::new(pos.side_to_move(), pos.game_ply());
         let limits = Limits { depth: Some(depth), ..Default::default() };
         let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
         std::thread::scope(|s| {

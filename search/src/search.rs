@@ -12,6 +12,17 @@ use engine::{Color, Move, Position, Repetition};
 /// The largest positional term the lazy evaluation in quiescence search assumes.
 const LAZY_MARGIN: Value = 900;
 
+/// Whether a stored value with this bound decides the node for the window (alpha, beta).
+fn tt_cuts(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
+    value != VALUE_NONE
+        && match bound {
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+            Bound::Exact => true,
+            Bound::None => false,
+        }
+}
+
 /// A mate in one by a check landing next to the enemy king (or a knight check): YaneuraOu's
 /// cheap interior-node test. Distant checks rarely mate and would cost a move each to try;
 /// the full `mate::mate_in_1` and the df-pn solver cover them at the root.
@@ -303,16 +314,7 @@ impl Worker {
         let tt_move =
             if root { self.root_moves[self.pv_idx].mv } else { tt.map_or(Move::NONE, |d| pos.move_from_u16(d.move16)) };
         if let Some(d) = tt {
-            if !pv_node
-                && d.depth >= depth
-                && tt_value != VALUE_NONE
-                && match d.bound {
-                    Bound::Lower => tt_value >= beta,
-                    Bound::Upper => tt_value <= alpha,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && d.depth >= depth && tt_cuts(d.bound, tt_value, alpha, beta) {
                 return tt_value;
             }
         }
@@ -629,15 +631,7 @@ impl Worker {
         let tt = shared.tt.probe(key);
         let tt_value = tt.map_or(VALUE_NONE, |d| value_from_tt(d.value, ply));
         if let Some(d) = tt {
-            if !pv_node
-                && tt_value != VALUE_NONE
-                && match d.bound {
-                    Bound::Lower => tt_value >= beta,
-                    Bound::Upper => tt_value <= alpha,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && tt_cuts(d.bound, tt_value, alpha, beta) {
                 return tt_value;
             }
         }

@@ -233,6 +233,14 @@ impl Worker {
         }
     }
 
+    /// The PV at `ply` becomes `m` followed by the child's PV.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
     /// Material (kept incrementally) plus the positional term.
     #[inline]
     fn static_eval(&self, pos: &Position, ply: usize) -> Value {
@@ -499,10 +507,7 @@ impl Worker {
                 if v > alpha {
                     best_move = m;
                     if pv_node && !root {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(m);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.update_pv(ply, m);
                     }
                     if v >= beta {
                         break;
@@ -681,10 +686,7 @@ impl Worker {
                 if v > alpha {
                     best_move = m;
                     if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(m);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.update_pv(ply, m);
                     }
                     if v >= beta {
                         break;

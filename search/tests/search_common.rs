@@ -51,8 +51,13 @@ pub fn searcher(options: &Options) -> Searcher {
     s
 }
 
-/// Runs one search to completion (it must end by itself within 30 s).
-pub fn run(s: &mut Searcher, pos: &Position, limits: Limits) -> Outcome {
+/// Starts a search; returns the result channel (with arrival times), the info channel and the
+/// start time.
+pub fn start(
+    s: &mut Searcher,
+    pos: &Position,
+    limits: Limits,
+) -> (mpsc::Receiver<(SearchResult, Instant)>, mpsc::Receiver<Info>, Instant) {
     let (itx, irx) = mpsc::channel();
     let (dtx, drx) = mpsc::channel();
     let t0 = Instant::now();
@@ -66,6 +71,12 @@ pub fn run(s: &mut Searcher, pos: &Position, limits: Limits) -> Outcome {
             let _ = dtx.send((r, Instant::now()));
         }),
     );
+    (drx, irx, t0)
+}
+
+/// Runs one search to completion (it must end by itself within 30 s).
+pub fn run(s: &mut Searcher, pos: &Position, limits: Limits) -> Outcome {
+    let (drx, irx, t0) = start(s, pos, limits);
     let (result, at) = drx.recv_timeout(Duration::from_secs(30)).expect("search did not end within 30 s");
     s.wait();
     assert!(drx.try_recv().is_err(), "more than one result");

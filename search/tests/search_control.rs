@@ -6,9 +6,8 @@ mod common;
 
 use common::*;
 use engine::Position;
-use search::{BestMove, Limits, Options, SearchResult};
+use search::{BestMove, Limits, Options};
 use std::collections::HashSet;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// A few middlegame positions (from tests/data/tsume.txt and a normal opening).
@@ -74,27 +73,6 @@ fn searchmoves_restricts_the_best_move() {
         assert!(moves.contains(&best), "{set:?}: best {best}");
         assert!(out.infos.iter().all(|i| moves.contains(&i.pv[0])), "{set:?}: an info's PV leaves searchmoves");
     }
-}
-
-fn start(
-    s: &mut search::Searcher,
-    pos: &Position,
-    limits: Limits,
-) -> (mpsc::Receiver<(SearchResult, Instant)>, mpsc::Receiver<search::Info>, Instant) {
-    let (itx, irx) = mpsc::channel();
-    let (dtx, drx) = mpsc::channel();
-    let t0 = Instant::now();
-    s.start(
-        pos.clone(),
-        limits,
-        Box::new(move |i| {
-            let _ = itx.send(i);
-        }),
-        Box::new(move |r| {
-            let _ = dtx.send((r, Instant::now()));
-        }),
-    );
-    (drx, irx, t0)
 }
 
 #[test]

@@ -272,14 +272,9 @@ impl<'a> Solver<'a> {
     fn mate1_probe(&mut self, pos: &mut Position, attacker: Color) -> (bool, bool) {
         let mut checks = MoveList::new();
         generate_checks(pos, &mut checks);
-        for &m in checks.iter() {
-            pos.do_move(m);
-            let mated = !pos.has_legal_move();
-            pos.undo_move(m);
-            if mated {
-                self.tt.store(pos.board_key(), pos.hand(attacker), 0, INF, 1, None, 1);
-                return (true, false);
-            }
+        if super::mating_check(pos, &checks).is_some() {
+            self.tt.store(pos.board_key(), pos.hand(attacker), 0, INF, 1, None, 1);
+            return (true, false);
         }
         (false, checks.is_empty())
     }

@@ -265,7 +265,11 @@ pub fn verify_line(pos: &Position, line: &[Move]) -> bool {
 pub fn mate_in_1(pos: &mut Position) -> Option<Move> {
     let mut checks = MoveList::new();
     generate_checks(pos, &mut checks);
-    // Drops and moves next to the king first: they are the usual mates.
+    mating_check(pos, &checks)
+}
+
+/// The first of `checks` after which the opponent has no legal move.
+fn mating_check(pos: &mut Position, checks: &MoveList) -> Option<Move> {
     for &m in checks.iter() {
         pos.do_move(m);
         let mated = !pos.has_legal_move();

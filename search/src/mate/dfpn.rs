@@ -23,7 +23,7 @@
 
 use super::tt::{MateTable, INF, INF_DEPTH};
 use super::MateProgress;
-use engine::{generate, generate_checks, zobrist, Color, GenKind, Hand, Move, MoveList, Position};
+use engine::{generate, generate_checks, is_mate_after_check, zobrist, Color, GenKind, Hand, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -165,10 +165,7 @@ impl<'a> Solver<'a> {
                 if c.pn == 0 {
                     continue;
                 }
-                pos.do_move(c.mv);
-                let mated = !pos.has_legal_move();
-                pos.undo_move(c.mv);
-                if mated {
+                if is_mate_after_check(pos, c.mv) {
                     c.pn = 0;
                     c.dn = INF;
                     c.mate_len = 0;

@@ -10,7 +10,7 @@ mod dfpn;
 mod tt;
 
 use dfpn::{Outcome, Solver, MAX_PLY};
-use engine::{generate, generate_checks, GenKind, Move, MoveList, Position};
+use engine::{generate, generate_checks, is_mate_after_check, GenKind, Move, MoveList, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -270,13 +270,5 @@ pub fn mate_in_1(pos: &mut Position) -> Option<Move> {
 
 /// The first of `checks` after which the opponent has no legal move.
 fn mating_check(pos: &mut Position, checks: &MoveList) -> Option<Move> {
-    for &m in checks.iter() {
-        pos.do_move(m);
-        let mated = !pos.has_legal_move();
-        pos.undo_move(m);
-        if mated {
-            return Some(m);
-        }
-    }
-    None
+    checks.iter().copied().find(|&m| is_mate_after_check(pos, m))
 }

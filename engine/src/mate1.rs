@@ -1,0 +1,241 @@
+//! Mate after a check, decided without playing the check.
+//!
+//! Mate-in-one search and the mate solver's look-ahead ask, for many checks, whether the
+//! opponent is left without a legal move. Playing each check costs a full `do_move` (keys,
+//! checkers, pins of both kings) and most checks are refuted by the first king flight, so
+//! `is_mate_after_check` reasons about the board as it would be after the check instead: the
+//! moved piece is on its new square, its old square is empty, a captured piece is gone. It
+//! answers exactly what `!has_legal_move()` would after `do_move`.
+
+use crate::attacks::*;
+use crate::{Bitboard, Color, Move, PieceType, Position, Square};
+
+/// Whether the checking move `m` (legal in `pos`, and giving check) leaves the opponent with
+/// no legal move. Exact: the one case not decided statically (an interposing pawn drop that
+/// would itself check, where the pawn-drop-mate ban may apply) plays the move.
+pub fn is_mate_after_check(pos: &mut Position, m: Move) -> bool {
+    match static_mate(pos, m) {
+        Some(mated) => mated,
+        None => {
+            pos.do_move(m);
+            let mated = !pos.has_legal_move();
+            pos.undo_move(m);
+            mated
+        }
+    }
+}
+
+/// The board after `m` as seen by the defender: occupancy, the attacker's moved piece, and
+/// the attacker's other pieces.
+struct After {
+    us: Color,
+    occ: Bitboard,
+    from: Bitboard,
+    to: Square,
+    kind: PieceType,
+    /// The attacker's pieces but the moved one.
+    others: Bitboard,
+}
+
+impl After {
+    /// Whether the attacker's pieces other than the moved one attack `sq` (occupancy `occ`);
+    /// cheap step pieces first.
+    #[inline(always)]
+    fn others_attack(&self, pos: &Position, sq: Square, occ: Bitboard) -> bool {
+        let them = !self.us;
+        let own = self.others;
+        if ((pawn_attacks(them, sq) & pos.pieces_of_type(PieceType::Pawn))
+            | (knight_attacks(them, sq) & pos.pieces_of_type(PieceType::Knight))
+            | (silver_attacks(them, sq) & pos.pieces_of_type(PieceType::Silver))
+            | (gold_attacks(them, sq) & pos.golds())
+            | (king_attacks(sq) & pos.kings_horses_dragons()))
+            & own
+            != Bitboard::EMPTY
+        {
+            return true;
+        }
+        let bishops = pos.bishops_horses() & own;
+        if (bishop_pseudo(sq) & bishops).any() && (bishop_attacks(sq, occ) & bishops).any() {
+            return true;
+        }
+        let rooks = pos.rooks_dragons() & own;
+        if (rook_pseudo(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any() {
+            return true;
+        }
+        let lances = pos.pieces_of_type(PieceType::Lance) & own;
+        (forward_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occ) & lances).any()
+    }
+}
+
+/// `Some(mated)`, or `None` when only playing the move can tell.
+#[inline]
+fn static_mate(pos: &Position, m: Move) -> Option<bool> {
+    let us = pos.side_to_move();
+    let them = !us;
+    let ksq = pos.king_square(them);
+    let to = m.to();
+    let to_bb = Bitboard::from_square(to);
+    let (from, occ) = if m.is_drop() {
+        (Bitboard::EMPTY, pos.occupied() | to)
+    } else {
+        let f = m.from();
+        (Bitboard::from_square(f), (pos.occupied() ^ f) | to)
+    };
+    let after = After { us, occ, from, to, kind: m.piece_after().kind(), others: pos.pieces_of(us).and_not(from) };
+    // The defender's pieces after the move (a captured one is gone).
+    let defenders = pos.pieces_of(them).and_not(to_bb);
+
+    // King flights (capturing an unprotected checker included): most checks end here.
+    let occ_no_king = occ ^ ksq;
+    let flights = king_attacks(ksq).and_not(defenders).and_not(attacks_of(us, after.kind, to, occ_no_king));
+    for s in flights {
+        if !after.others_attack(pos, s, occ_no_king) {
+            return Some(false);
+        }
+    }
+
+    // Checkers: the moved piece, and sliders it uncovered (nothing attacked the king before).
+    let mut checkers = if attacks_of(us, after.kind, to, occ).contains(ksq) { to_bb } else { Bitboard::EMPTY };
+    if from.any() && pos.blockers_for_king(them).contains(m.from()) {
+        checkers |= pos.attackers_to(us, ksq, occ).and_not(from);
+    }
+    if checkers.more_than_one() {
+        return Some(true);
+    }
+    let checker = checkers.lsb();
+    let pinned = pinned_after(pos, &after, ksq, defenders);
+    let can_reach = |sq: Square| {
+        let movers = (pos.attackers_to(them, sq, occ) & defenders).and_not(Bitboard::from_square(ksq));
+        movers.iter().any(|q| !pinned.contains(q) || aligned(ksq, q, sq))
+    };
+    if can_reach(checker) {
+        return Some(false);
+    }
+    let gap = between(ksq, checker);
+    if gap.is_empty() {
+        return Some(true);
+    }
+    let hand = pos.hand(them);
+    let other_drop = hand.has(PieceType::Silver)
+        || hand.has(PieceType::Gold)
+        || hand.has(PieceType::Bishop)
+        || hand.has(PieceType::Rook);
+    let mut pawn_files = Bitboard::EMPTY;
+    if hand.has(PieceType::Pawn) {
+        // Nifu counts the defender's pawns after the move: a captured one no longer blocks.
+        pawn_files = !Bitboard::far(them, 1);
+        for p in pos.pieces(them, PieceType::Pawn).and_not(to_bb) {
+            pawn_files = pawn_files.and_not(Bitboard::file_mask(p.file()));
+        }
+    }
+    let our_king = pos.king_square(us);
+    for sq in gap {
+        if other_drop || can_reach(sq) {
+            return Some(false);
+        }
+        let r = sq.relative_rank(them);
+        if (hand.has(PieceType::Lance) && r > 0) || (hand.has(PieceType::Knight) && r > 1) {
+            return Some(false);
+        }
+        if pawn_files.contains(sq) {
+            if pawn_attacks(them, sq).contains(our_king) {
+                return None; // the drop checks back: it may be an illegal pawn-drop mate
+            }
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// The defender's pieces pinned to its king on the board after the move.
+#[inline]
+fn pinned_after(pos: &Position, after: &After, ksq: Square, defenders: Bitboard) -> Bitboard {
+    let them = !after.us;
+    let mut snipers = ((bishop_pseudo(ksq) & pos.bishops_horses())
+        | (rook_pseudo(ksq) & pos.rooks_dragons())
+        | (forward_ray(them, ksq) & pos.pieces_of_type(PieceType::Lance)))
+        & pos.pieces_of(after.us).and_not(after.from);
+    let aimed = match after.kind {
+        PieceType::Bishop | PieceType::Horse => bishop_pseudo(ksq).contains(after.to),
+        PieceType::Rook | PieceType::Dragon => rook_pseudo(ksq).contains(after.to),
+        PieceType::Lance => forward_ray(them, ksq).contains(after.to),
+        _ => false,
+    };
+    if aimed {
+        snipers |= Bitboard::from_square(after.to);
+    }
+    let mut pinned = Bitboard::EMPTY;
+    for s in snipers {
+        let b = between(ksq, s) & after.occ;
+        if b.any() && !b.more_than_one() {
+            pinned |= b & defenders;
+        }
+    }
+    pinned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{generate_checks, MoveList};
+
+    /// Compares with playing every check, in `sfen` and in the positions one move later.
+    fn compare(pos: &mut Position) -> (usize, usize) {
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let mut mates = 0;
+        for &m in checks.iter() {
+            pos.do_move(m);
+            let want = !pos.has_legal_move();
+            pos.undo_move(m);
+            assert_eq!(is_mate_after_check(pos, m), want, "{} {m}", pos.to_sfen());
+            mates += want as usize;
+        }
+        (checks.len(), mates)
+    }
+
+    #[test]
+    fn fixed_positions() {
+        for sfen in [
+            "k8/9/1G7/9/9/9/9/9/8K b GP 1",
+            "4k4/9/4P4/9/9/9/9/9/4K4 b GSNLBR 1",
+            "4k4/9/9/9/4S4/9/9/9/4RK3 b - 1",
+            "8k/9/9/9/9/9/2N6/1B7/K8 b - 1",
+            "4k4/9/9/9/9/9/9/4K4/4R4 b - 1",
+            // Interposing pawn drops that check back (the attacker's king stands behind).
+            "4k4/9/9/4K4/9/9/9/9/9 b R 1",
+            "3rk4/9/3K5/9/9/9/9/9/9 b RB 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        ] {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            compare(&mut pos);
+        }
+    }
+
+    #[test]
+    fn fixture_positions_and_children() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
+        let (mut checks, mut mates) = (0, 0);
+        for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
+            let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else {
+                continue;
+            };
+            let (c, m) = compare(&mut pos);
+            checks += c;
+            mates += m;
+            if i % 5 == 0 {
+                let mut all = MoveList::new();
+                crate::generate(&pos, crate::GenKind::All, &mut all);
+                for &mv in all.iter() {
+                    pos.do_move(mv);
+                    let (c, m) = compare(&mut pos);
+                    checks += c;
+                    mates += m;
+                    pos.undo_move(mv);
+                }
+            }
+        }
+        assert!(checks > 100_000 && mates > 1_000, "only {checks} checks, {mates} mates compared");
+    }
+}

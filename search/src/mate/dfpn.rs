@@ -99,7 +99,6 @@ impl<'a> Solver<'a> {
         self.aborted = false;
         self.start = Instant::now();
         self.next_report = self.start + std::time::Duration::from_secs(1);
-        self.tt.new_search();
     }
 
     /// Milliseconds since `reset_counters`.

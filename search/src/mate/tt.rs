@@ -17,9 +17,15 @@
 //!   word 0: board key (0 = empty slot)
 //!   word 1: attacker hand (32 bits) | work (32 bits)
 //!   word 2: pn (32 bits) | dn (32 bits)
-//!   word 3: mate_len (16 bits) | nomate_depth (16 bits) | generation (8 bits)
+//!   word 3: mate_len (16 bits) | nomate_depth (16 bits) | generation (16 bits) | has_nomate
+//!
+//! Every solve is a new generation, and an entry of another generation counts as empty: the
+//! memory of a dropped table is kept per thread and reused by the next table of the same size,
+//! so a solve neither allocates nor clears megabytes (a game's root mate search and a tsume
+//! suite run many small solves). The table is cleared only when the 16-bit generation wraps.
 
 use engine::Hand;
+use std::cell::RefCell;
 
 /// "No upper bound on the mate length known" / "no mate at any depth".
 pub const INF_DEPTH: u16 = u16::MAX;
@@ -47,19 +53,37 @@ impl Probe {
         Probe { pn: 1, dn: 1, mate_len: INF_DEPTH, nomate_depth: 0, has_nomate: false, found: false };
 }
 
+const GEN_SHIFT: u32 = 32;
+const HAS_NOMATE: u64 = 1 << 48;
+
+thread_local! {
+    /// The memory of the last table dropped on this thread, with its generation.
+    static SPARE: RefCell<Option<(Vec<[u64; 4]>, u16)>> = const { RefCell::new(None) };
+}
+
 /// A fixed-size table of `[u64; 4]` entries.
 pub struct MateTable {
     words: Vec<[u64; 4]>,
     clusters: usize,
-    generation: u8,
+    generation: u16,
 }
 
 impl MateTable {
-    /// A table of about `mb` MiB (at least one cluster).
+    /// A table of about `mb` MiB (at least one cluster), empty.
     pub fn new(mb: usize) -> MateTable {
         let entries = (mb.max(1) << 20) / 32;
         let clusters = (entries / CLUSTER).max(1);
-        MateTable { words: vec![[0u64; 4]; clusters * CLUSTER], clusters, generation: 1 }
+        let len = clusters * CLUSTER;
+        let spare = SPARE.with(|s| s.borrow_mut().take()).filter(|(w, _)| w.len() == len);
+        let (words, generation) = spare.unwrap_or_else(|| (vec![[0u64; 4]; len], 0));
+        let mut t = MateTable { words, clusters, generation };
+        t.new_search();
+        t
+    }
+
+    #[inline(always)]
+    fn generation_of(&self, e: &[u64; 4]) -> u16 {
+        (e[3] >> GEN_SHIFT) as u16
     }
 
     #[inline(always)]
@@ -73,13 +97,13 @@ impl MateTable {
         let base = self.cluster(key);
         let mut p = Probe::UNKNOWN;
         for e in &self.words[base..base + CLUSTER] {
-            if e[0] != key {
+            if e[0] != key || self.generation_of(e) != self.generation {
                 continue;
             }
             let h = e[1] as u32;
             let mate_len = e[3] as u16;
             let nomate = (e[3] >> 16) as u16;
-            let has_nomate = (e[3] >> 40) & 1 != 0;
+            let has_nomate = e[3] & HAS_NOMATE != 0;
             if h == hand.bits() {
                 p.found = true;
                 p.pn = e[2] as u32;
@@ -119,35 +143,38 @@ impl MateTable {
     pub fn store(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, mate_len: u16, nomate: Option<u16>, work: u32) {
         let key = if key == 0 { 2 } else { key };
         let base = self.cluster(key);
-        let gen = self.generation as u64;
+        let gen = self.generation;
         let mut slot = usize::MAX;
         let mut worst = u64::MAX;
         for i in 0..CLUSTER {
             let e = &self.words[base + i];
-            if e[0] == key && e[1] as u32 == hand.bits() {
+            let live = e[0] != 0 && self.generation_of(e) == gen;
+            if live && e[0] == key && e[1] as u32 == hand.bits() {
                 slot = i;
                 break;
             }
-            // Replace empty slots first, then old generations, then the least work.
-            let score = if e[0] == 0 {
+            // Replace empty slots (and other generations') first, then the least work.
+            let score = if !live {
                 0
             } else {
-                let age = (gen.wrapping_sub(e[3] >> 32 & 0xff) & 0xff).min(3);
-                let facts = ((e[3] as u16) != INF_DEPTH || (e[3] >> 40) & 1 != 0) as u64;
-                ((3 - age) << 40) | (facts << 39) | (e[1] >> 32)
+                let facts = ((e[3] as u16) != INF_DEPTH || e[3] & HAS_NOMATE != 0) as u64;
+                (1 << 40) | (facts << 39) | (e[1] >> 32)
             };
             if score < worst {
                 worst = score;
                 slot = i;
             }
         }
+        let same = {
+            let e = &self.words[base + slot];
+            e[0] == key && e[1] as u32 == hand.bits() && self.generation_of(e) == gen
+        };
         let e = &mut self.words[base + slot];
-        let same = e[0] == key && e[1] as u32 == hand.bits();
         let (mut old_mate, mut old_nomate, mut old_has, mut old_work) = (INF_DEPTH, 0u16, false, 0u32);
         if same {
             old_mate = e[3] as u16;
             old_nomate = (e[3] >> 16) as u16;
-            old_has = (e[3] >> 40) & 1 != 0;
+            old_has = e[3] & HAS_NOMATE != 0;
             old_work = (e[1] >> 32) as u32;
         }
         let mate_len = mate_len.min(old_mate);
@@ -169,12 +196,28 @@ impl MateTable {
         e[0] = key;
         e[1] = hand.bits() as u64 | (work as u64) << 32;
         e[2] = pn as u64 | (dn as u64) << 32;
-        e[3] = mate_len as u64 | (nomate_depth as u64) << 16 | gen << 32 | (has as u64) << 40;
+        e[3] = mate_len as u64
+            | (nomate_depth as u64) << 16
+            | (gen as u64) << GEN_SHIFT
+            | if has { HAS_NOMATE } else { 0 };
     }
 
-    /// Starts a new search: older entries become the first to be replaced.
+    /// Starts a new search: every entry of an earlier one counts as empty from now on.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1).max(1);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped: entries of the generation now reused must not come back.
+            self.words.iter_mut().for_each(|e| *e = [0; 4]);
+            self.generation = 1;
+        }
+    }
+}
+
+impl Drop for MateTable {
+    fn drop(&mut self) {
+        let words = std::mem::take(&mut self.words);
+        let generation = self.generation;
+        SPARE.with(|s| *s.borrow_mut() = Some((words, generation)));
     }
 }
 

@@ -25,6 +25,41 @@ pub fn is_mate_after_check(pos: &mut Position, m: Move) -> bool {
     }
 }
 
+/// The first of `checks` (checking moves legal in `pos`) that leaves the opponent with no
+/// legal move. Drops are screened first by the king's flights: a dropped piece only blocks
+/// the attacker's other lines, so a flight free now and not covered by the dropped piece
+/// stays free. Same answer as testing each check with `is_mate_after_check`.
+pub fn first_mating_check(pos: &mut Position, checks: &[Move]) -> Option<Move> {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(!us);
+    let occ_no_king = pos.occupied() ^ ksq;
+    let mut free = None;
+    for &m in checks {
+        if m.is_drop() {
+            let free = *free.get_or_insert_with(|| {
+                let flights = king_attacks(ksq).and_not(pos.pieces_of(!us));
+                let mut free = Bitboard::EMPTY;
+                for s in flights {
+                    if !pos.is_attacked(us, s, occ_no_king) {
+                        free |= Bitboard::from_square(s);
+                    }
+                }
+                free
+            });
+            let covered = attacks_of(us, m.dropped(), m.to(), occ_no_king | m.to());
+            // A free flight the dropped piece does not cover (its own square included: the
+            // king may take it) refutes the drop.
+            if free.and_not(covered).any() {
+                continue;
+            }
+        }
+        if is_mate_after_check(pos, m) {
+            return Some(m);
+        }
+    }
+    None
+}
+
 /// The board after `m` as seen by the defender: occupancy, the attacker's moved piece, and
 /// the attacker's other pieces.
 struct After {
@@ -191,6 +226,13 @@ mod tests {
             assert_eq!(is_mate_after_check(pos, m), want, "{} {m}", pos.to_sfen());
             mates += want as usize;
         }
+        let first = checks.iter().copied().find(|&m| {
+            pos.do_move(m);
+            let mated = !pos.has_legal_move();
+            pos.undo_move(m);
+            mated
+        });
+        assert_eq!(first_mating_check(pos, checks.as_slice()), first, "{}", pos.to_sfen());
         (checks.len(), mates)
     }
 

@@ -10,7 +10,7 @@ mod dfpn;
 mod tt;
 
 use dfpn::{Outcome, Solver, MAX_PLY};
-use engine::{generate, generate_checks, is_mate_after_check, GenKind, Move, MoveList, Position};
+use engine::{first_mating_check, generate, generate_checks, GenKind, Move, MoveList, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -270,5 +270,5 @@ pub fn mate_in_1(pos: &mut Position) -> Option<Move> {
 
 /// The first of `checks` after which the opponent has no legal move.
 fn mating_check(pos: &mut Position, checks: &MoveList) -> Option<Move> {
-    checks.iter().copied().find(|&m| is_mate_after_check(pos, m))
+    first_mating_check(pos, checks.as_slice())
 }

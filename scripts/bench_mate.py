@@ -8,12 +8,15 @@ Usage:
 cshogi side: cshogi.DfPn (dlshogi's df-pn) with the node budget --nodes and max depth
 --max-depth (default 41, the suite generator's); a mate counts as solved, "exact" when its PV
 has the suite's minimal length; a nomate position counts as solved when cshogi disproves it
-(gives up before the budget). cshogi reports the first mate it proves, not the shortest.
+(gives up before the budget). cshogi reports the first mate it proves, not the shortest. Its
+time covers search() and get_pv() (the line is part of the answer), not building the DfPn.
 
 Kaname side: the example binary search/examples/mate_bench.rs (built here in release with
-CARGO_TARGET_DIR, default /work/target-mate... or target/), same suite and budget. By default
-Kaname looks for the shortest mate (re-searching below each mate it finds) and counts nodes of
-all phases; --first makes it stop at the first mate, as cshogi does.
+CARGO_TARGET_DIR, default target/), same suite and budget. By default Kaname looks for the
+shortest mate (re-searching below each mate it finds) and counts nodes of all phases; --first
+makes it stop at the first mate, as cshogi does. Its time covers solve_mate_nodes (search,
+reading and verifying the line); its table memory is reused between positions as an engine
+reuses its hash, but every position starts from an empty table.
 
 Both tables: per length (or 'mate' = length unknown, 'nomate'), positions, solved, exact
 length, nodes, seconds, nodes per second. Node counts are not comparable one to one: a cshogi
@@ -41,13 +44,14 @@ def run_cshogi(rows, nodes, max_depth):
         d.set_max_depth(max_depth)
         t = time.time()
         found = d.search(b)
+        # The mating line is part of the answer (Kaname's time includes reading its line).
+        pv = d.get_pv(b) if found else []
         secs = time.time() - t
         n = d.searched_node
         if label == "nomate":
             solved = (not found) and n < nodes
             exact = solved
         elif found:
-            pv = d.get_pv(b)
             solved = True
             exact = (not label.isdigit()) or len(pv) == int(label)
         else:

@@ -21,6 +21,7 @@
 //! per-ply buffer while their parent loops, so a path-dependent result cannot be lost to the
 //! table between two iterations.
 
+use super::proof;
 use super::tt::{MateTable, INF, INF_DEPTH};
 use super::MateProgress;
 use engine::{generate, generate_checks, is_mate_after_check, zobrist, Color, GenKind, Hand, Move, MoveList, Position};
@@ -44,6 +45,8 @@ pub struct Outcome {
     pub nomate: u16,
     /// Ply of the repeated ancestor a disproof depends on (`NO_TAINT`: none).
     pub taint: u16,
+    /// The proof pieces (`Hand::bits`) of a proof (when `pn == 0`).
+    pub proof: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -54,6 +57,7 @@ struct Child {
     mate_len: u16,
     nomate: u16,
     taint: u16,
+    proof: u32,
 }
 
 /// A df-pn solver with its table; reusable across positions.
@@ -168,7 +172,9 @@ impl<'a> Solver<'a> {
                     c.pn = 0;
                     c.dn = INF;
                     c.mate_len = 0;
-                    return Some(Outcome { pn: 0, dn: INF, mate_len: 1, nomate: 0, taint: NO_TAINT });
+                    c.proof = proof::mated_after(pos, c.mv);
+                    let proof = proof::before_move(pos, c.mv, c.proof);
+                    return Some(Outcome { pn: 0, dn: INF, mate_len: 1, nomate: 0, taint: NO_TAINT, proof });
                 }
             }
             if r < 3 {
@@ -187,6 +193,8 @@ impl<'a> Solver<'a> {
                 generate(pos, GenKind::All, &mut evasions);
                 let mut all_mated = true;
                 let mut refuted = false;
+                let mut need =
+                    proof::blocking_guard(hand.bits(), pos.hand(!attacker).bits(), proof::blockable_now(pos));
                 for &e in evasions.iter() {
                     if pos.gives_check(e) {
                         all_mated = false;
@@ -195,22 +203,27 @@ impl<'a> Solver<'a> {
                     pos.do_move(e);
                     let (mated, no_check) = self.mate1_probe(pos, attacker);
                     pos.undo_move(e);
-                    if !mated {
-                        all_mated = false;
-                        refuted = no_check;
-                        break;
+                    match mated {
+                        Some(p) => need = proof::union(need, p),
+                        None => {
+                            all_mated = false;
+                            refuted = no_check;
+                            break;
+                        }
                     }
                 }
                 pos.undo_move(c.mv);
                 if all_mated {
-                    self.tt.store(key, hand, 0, INF, 2, None, 1);
+                    self.tt.store(key, need, 0, INF, 2, None, 1);
                     c.pn = 0;
                     c.dn = INF;
                     c.mate_len = 2;
-                    return Some(Outcome { pn: 0, dn: INF, mate_len: 3, nomate: 0, taint: NO_TAINT });
+                    c.proof = need;
+                    let proof = proof::before_move(pos, c.mv, need);
+                    return Some(Outcome { pn: 0, dn: INF, mate_len: 3, nomate: 0, taint: NO_TAINT, proof });
                 }
                 if refuted {
-                    self.tt.store(key, hand, INF, 0, INF_DEPTH, Some(INF_DEPTH), 1);
+                    self.tt.store(key, hand.bits(), INF, 0, INF_DEPTH, Some(INF_DEPTH), 1);
                     c.pn = INF;
                     c.dn = 0;
                     c.nomate = INF_DEPTH;
@@ -218,7 +231,14 @@ impl<'a> Solver<'a> {
                 }
             }
             if children.iter().all(|c| c.dn == 0 && c.taint == NO_TAINT && c.nomate == INF_DEPTH) {
-                return Some(Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT });
+                return Some(Outcome {
+                    pn: INF,
+                    dn: 0,
+                    mate_len: INF_DEPTH,
+                    nomate: INF_DEPTH,
+                    taint: NO_TAINT,
+                    proof: 0,
+                });
             }
             return None;
         }
@@ -240,16 +260,24 @@ impl<'a> Solver<'a> {
             let hand = pos.hand(attacker);
             let key = pos.board_key();
             pos.undo_move(c.mv);
-            if mated {
+            if let Some(p) = mated {
                 c.pn = 0;
                 c.dn = INF;
                 c.mate_len = 1;
+                c.proof = p;
             } else if no_check {
                 c.pn = INF;
                 c.dn = 0;
                 c.nomate = INF_DEPTH;
-                self.tt.store(key, hand, INF, 0, INF_DEPTH, Some(INF_DEPTH), 1);
-                return Some(Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT });
+                self.tt.store(key, hand.bits(), INF, 0, INF_DEPTH, Some(INF_DEPTH), 1);
+                return Some(Outcome {
+                    pn: INF,
+                    dn: 0,
+                    mate_len: INF_DEPTH,
+                    nomate: INF_DEPTH,
+                    taint: NO_TAINT,
+                    proof: 0,
+                });
             } else {
                 all_mated = false;
                 break;
@@ -258,21 +286,24 @@ impl<'a> Solver<'a> {
         if all_mated {
             // Children proved earlier may have longer mates than the ones found here.
             let len = children.iter().map(|c| c.mate_len).max().unwrap_or(1);
-            return Some(Outcome { pn: 0, dn: INF, mate_len: len + 1, nomate: 0, taint: NO_TAINT });
+            let proof = and_proof(pos, children);
+            return Some(Outcome { pn: 0, dn: INF, mate_len: len + 1, nomate: 0, taint: NO_TAINT, proof });
         }
         None
     }
 
-    /// At an OR node: (is there a mate in 1, are there no checks at all). A mate in 1 found is
-    /// stored in the table.
-    fn mate1_probe(&mut self, pos: &mut Position, attacker: Color) -> (bool, bool) {
+    /// At an OR node: (the proof pieces of a mate in 1, if any; are there no checks at all). A
+    /// mate in 1 found is stored in the table under its proof pieces.
+    fn mate1_probe(&mut self, pos: &mut Position, attacker: Color) -> (Option<u32>, bool) {
         let mut checks = MoveList::new();
         generate_checks(pos, &mut checks);
-        if super::mating_check(pos, &checks).is_some() {
-            self.tt.store(pos.board_key(), pos.hand(attacker), 0, INF, 1, None, 1);
-            return (true, false);
+        if let Some(m) = super::mating_check(pos, &checks) {
+            let need = proof::before_move(pos, m, proof::mated_after(pos, m));
+            debug_assert!(proof::within(need, pos.hand(attacker).bits()));
+            self.tt.store(pos.board_key(), need, 0, INF, 1, None, 1);
+            return (Some(need), false);
         }
-        (false, checks.is_empty())
+        (None, checks.is_empty())
     }
 
     /// Fills `self.pool[ply]` with the children of `pos` and their table values.
@@ -297,6 +328,7 @@ impl<'a> Solver<'a> {
                 mate_len: p.mate_len,
                 nomate: if p.has_nomate { p.nomate_depth } else { 0 },
                 taint: NO_TAINT,
+                proof: p.proof,
             });
         }
     }
@@ -310,18 +342,18 @@ impl<'a> Solver<'a> {
             q -= 2;
             if self.path[q] == full_key {
                 self.stats[0] += 1;
-                return Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: q as u16 };
+                return Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: q as u16, proof: 0 };
             }
         }
         self.path[ply] = full_key;
         if is_or && r == 0 {
-            return Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: 0, taint: NO_TAINT };
+            return Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: 0, taint: NO_TAINT, proof: 0 };
         }
         if !is_or && (r == 0 || ply + 1 >= self.path.len()) {
             return if pos.has_legal_move() {
-                Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: r, taint: NO_TAINT }
+                Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: r, taint: NO_TAINT, proof: 0 }
             } else {
-                Outcome { pn: 0, dn: INF, mate_len: 0, nomate: 0, taint: NO_TAINT }
+                Outcome { pn: 0, dn: INF, mate_len: 0, nomate: 0, taint: NO_TAINT, proof: proof::mated_now(pos) }
             };
         }
         let attacker = if is_or { pos.side_to_move() } else { !pos.side_to_move() };
@@ -338,15 +370,15 @@ impl<'a> Solver<'a> {
             out = o;
         } else if children.is_empty() {
             out = if is_or {
-                Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT }
+                Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT, proof: 0 }
             } else {
-                Outcome { pn: 0, dn: INF, mate_len: 0, nomate: 0, taint: NO_TAINT }
+                Outcome { pn: 0, dn: INF, mate_len: 0, nomate: 0, taint: NO_TAINT, proof: proof::mated_now(pos) }
             };
         } else {
             loop {
                 let (pn, dn) = values(&children, is_or);
                 if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.aborted {
-                    out = finish(&children, is_or, pn, dn, ply);
+                    out = finish(pos, &children, is_or, pn, dn, ply);
                     break;
                 }
                 // The most proving child and the runner-up value.
@@ -365,8 +397,9 @@ impl<'a> Solver<'a> {
                 let ch = &mut children[best];
                 ch.pn = o.pn;
                 ch.dn = o.dn;
-                if o.pn == 0 {
-                    ch.mate_len = ch.mate_len.min(o.mate_len);
+                if o.pn == 0 && o.mate_len <= ch.mate_len {
+                    ch.mate_len = o.mate_len;
+                    ch.proof = o.proof;
                 }
                 if o.dn == 0 {
                     ch.nomate = o.nomate;
@@ -377,15 +410,16 @@ impl<'a> Solver<'a> {
         self.pool[ply] = children;
         let work = (self.nodes - nodes_at_entry).min(u32::MAX as u64) as u32;
         if out.pn == 0 {
-            self.tt.store(bkey, hand, 0, INF, out.mate_len, None, work);
+            debug_assert!(proof::within(out.proof, hand.bits()));
+            self.tt.store(bkey, out.proof, 0, INF, out.mate_len, None, work);
         } else if out.dn == 0 {
             if out.taint == NO_TAINT {
-                self.tt.store(bkey, hand, INF, 0, INF_DEPTH, Some(out.nomate), work);
+                self.tt.store(bkey, hand.bits(), INF, 0, INF_DEPTH, Some(out.nomate), work);
             } else {
                 self.stats[1] += 1;
             }
         } else {
-            self.tt.store(bkey, hand, out.pn, out.dn, INF_DEPTH, None, work);
+            self.tt.store(bkey, hand.bits(), out.pn, out.dn, INF_DEPTH, None, work);
         }
         out
     }
@@ -442,13 +476,23 @@ fn sub_others(th: u32, total: u32, own: u32) -> u32 {
     th.saturating_sub(others)
 }
 
+/// The proof pieces of an AND node `pos` all of whose `children` are proved.
+fn and_proof(pos: &Position, children: &[Child]) -> u32 {
+    let them = pos.side_to_move();
+    let guard = proof::blocking_guard(pos.hand(!them).bits(), pos.hand(them).bits(), proof::blockable_now(pos));
+    children.iter().fold(guard, |acc, c| proof::union(acc, c.proof))
+}
+
 /// The outcome of a node from its children once the loop ends.
-fn finish(children: &[Child], is_or: bool, pn: u32, dn: u32, ply: usize) -> Outcome {
-    let mut out = Outcome { pn, dn, mate_len: INF_DEPTH, nomate: 0, taint: NO_TAINT };
+fn finish(pos: &Position, children: &[Child], is_or: bool, pn: u32, dn: u32, ply: usize) -> Outcome {
+    let mut out = Outcome { pn, dn, mate_len: INF_DEPTH, nomate: 0, taint: NO_TAINT, proof: 0 };
     if pn == 0 {
         let len = if is_or {
-            children.iter().filter(|c| c.pn == 0).map(|c| c.mate_len).min().unwrap_or(INF_DEPTH)
+            let c = children.iter().filter(|c| c.pn == 0).min_by_key(|c| c.mate_len).expect("a proved child");
+            out.proof = proof::before_move(pos, c.mv, c.proof);
+            c.mate_len
         } else {
+            out.proof = and_proof(pos, children);
             children.iter().map(|c| c.mate_len).max().unwrap_or(0)
         };
         out.mate_len = len.saturating_add(1);

@@ -7,6 +7,7 @@
 //! a check, the last position checkmate.
 
 mod dfpn;
+mod proof;
 mod tt;
 
 use dfpn::{Outcome, Solver, MAX_PLY};

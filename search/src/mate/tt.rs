@@ -41,6 +41,8 @@ pub struct Probe {
     pub dn: u32,
     /// Shortest mate known (`INF_DEPTH`: none).
     pub mate_len: u16,
+    /// The proof pieces (hand bits) of that mate.
+    pub proof: u32,
     /// Longest depth known to hold no mate (`0` with `has_nomate == false`: nothing known).
     pub nomate_depth: u16,
     pub has_nomate: bool,
@@ -50,7 +52,7 @@ pub struct Probe {
 
 impl Probe {
     pub const UNKNOWN: Probe =
-        Probe { pn: 1, dn: 1, mate_len: INF_DEPTH, nomate_depth: 0, has_nomate: false, found: false };
+        Probe { pn: 1, dn: 1, mate_len: INF_DEPTH, proof: 0, nomate_depth: 0, has_nomate: false, found: false };
 }
 
 const GEN_SHIFT: u32 = 32;
@@ -108,14 +110,18 @@ impl MateTable {
                 p.found = true;
                 p.pn = e[2] as u32;
                 p.dn = (e[2] >> 32) as u32;
-                p.mate_len = p.mate_len.min(mate_len);
+                if mate_len < p.mate_len {
+                    p.mate_len = mate_len;
+                    p.proof = h;
+                }
                 if has_nomate && (!p.has_nomate || nomate > p.nomate_depth) {
                     p.nomate_depth = nomate;
                     p.has_nomate = true;
                 }
             } else {
-                if superior_or_equal(hand.bits(), h) {
-                    p.mate_len = p.mate_len.min(mate_len);
+                if mate_len < p.mate_len && superior_or_equal(hand.bits(), h) {
+                    p.mate_len = mate_len;
+                    p.proof = h;
                 }
                 if has_nomate && superior_or_equal(h, hand.bits()) && (!p.has_nomate || nomate > p.nomate_depth) {
                     p.nomate_depth = nomate;
@@ -137,10 +143,11 @@ impl MateTable {
         p
     }
 
-    /// Records what a search learned: heuristics `pn`/`dn` (only when neither is 0), and the
-    /// facts `mate_len` / `nomate_depth` (pass `INF_DEPTH` / `None` for none).
+    /// Records what a search learned about (`key`, `hand` bits): heuristics `pn`/`dn` (only when
+    /// neither is 0), and the facts `mate_len` / `nomate_depth` (pass `INF_DEPTH` / `None` for
+    /// none). A mate is stored under its proof pieces, which may be fewer than the node's hand.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, mate_len: u16, nomate: Option<u16>, work: u32) {
+    pub fn store(&mut self, key: u64, hand: u32, pn: u32, dn: u32, mate_len: u16, nomate: Option<u16>, work: u32) {
         let key = if key == 0 { 2 } else { key };
         let base = self.cluster(key);
         let gen = self.generation;
@@ -149,7 +156,7 @@ impl MateTable {
         for i in 0..CLUSTER {
             let e = &self.words[base + i];
             let live = e[0] != 0 && self.generation_of(e) == gen;
-            if live && e[0] == key && e[1] as u32 == hand.bits() {
+            if live && e[0] == key && e[1] as u32 == hand {
                 slot = i;
                 break;
             }
@@ -167,7 +174,7 @@ impl MateTable {
         }
         let same = {
             let e = &self.words[base + slot];
-            e[0] == key && e[1] as u32 == hand.bits() && self.generation_of(e) == gen
+            e[0] == key && e[1] as u32 == hand && self.generation_of(e) == gen
         };
         let e = &mut self.words[base + slot];
         let (mut old_mate, mut old_nomate, mut old_has, mut old_work) = (INF_DEPTH, 0u16, false, 0u32);
@@ -194,7 +201,7 @@ impl MateTable {
         };
         let work = old_work.saturating_add(work);
         e[0] = key;
-        e[1] = hand.bits() as u64 | (work as u64) << 32;
+        e[1] = hand as u64 | (work as u64) << 32;
         e[2] = pn as u64 | (dn as u64) << 32;
         e[3] = mate_len as u64
             | (nomate_depth as u64) << 16

@@ -98,6 +98,9 @@ impl MateTable {
         let key = if key == 0 { 2 } else { key }; // 0 marks an empty slot
         let base = self.cluster(key);
         let mut p = Probe::UNKNOWN;
+        // Heuristics inherited from other hands (dlshogi's idea): a smaller hand is at least as
+        // hard to mate with, a larger one at least as hard to refute.
+        let (mut pn_other, mut dn_other) = (1u32, 1u32);
         for e in &self.words[base..base + CLUSTER] {
             if e[0] != key || self.generation_of(e) != self.generation {
                 continue;
@@ -119,15 +122,25 @@ impl MateTable {
                     p.has_nomate = true;
                 }
             } else {
-                if mate_len < p.mate_len && superior_or_equal(hand.bits(), h) {
-                    p.mate_len = mate_len;
-                    p.proof = h;
+                if superior_or_equal(hand.bits(), h) {
+                    if mate_len < p.mate_len {
+                        p.mate_len = mate_len;
+                        p.proof = h;
+                    }
+                    dn_other = dn_other.max((e[2] >> 32) as u32);
                 }
-                if has_nomate && superior_or_equal(h, hand.bits()) && (!p.has_nomate || nomate > p.nomate_depth) {
-                    p.nomate_depth = nomate;
-                    p.has_nomate = true;
+                if superior_or_equal(h, hand.bits()) {
+                    if has_nomate && (!p.has_nomate || nomate > p.nomate_depth) {
+                        p.nomate_depth = nomate;
+                        p.has_nomate = true;
+                    }
+                    pn_other = pn_other.max(e[2] as u32);
                 }
             }
+        }
+        if !p.found {
+            p.pn = pn_other;
+            p.dn = dn_other;
         }
         if p.mate_len <= remaining {
             p.pn = 0;

@@ -25,43 +25,46 @@ pub fn is_mate_after_check(pos: &mut Position, m: Move) -> bool {
     }
 }
 
-/// The first of `checks` (checking moves legal in `pos`) that leaves the opponent with no
-/// legal move. Each check is screened first by the king's flights free now: a drop only adds
-/// a blocker, and a board move can uncover a line only through the square it leaves, so a free
-/// flight not covered by the moved piece and not on a line through its origin stays free. Same
-/// answer as testing each check with `is_mate_after_check`.
-pub fn first_mating_check(pos: &mut Position, checks: &[Move]) -> Option<Move> {
+/// The enemy king's flights that no piece of the side to move attacks now.
+pub fn free_flights(pos: &Position) -> Bitboard {
     let us = pos.side_to_move();
     let ksq = pos.king_square(!us);
     let occ_no_king = pos.occupied() ^ ksq;
+    let mut free = Bitboard::EMPTY;
+    for s in king_attacks(ksq).and_not(pos.pieces_of(!us)) {
+        if !pos.is_attacked(us, s, occ_no_king) {
+            free |= Bitboard::from_square(s);
+        }
+    }
+    free
+}
+
+/// Of the `free` flights (`free_flights(pos)`), those that surely stay free after `m`: a drop
+/// only adds a blocker, and a board move can uncover a line only through the square it leaves,
+/// so a free flight not covered by the moved piece and not on a line through its origin stays
+/// free. The moved piece's own square counts (the king may take it).
+#[inline]
+pub fn flights_left(pos: &Position, free: Bitboard, m: Move) -> Bitboard {
+    let us = pos.side_to_move();
+    let occ_no_king = pos.occupied() ^ pos.king_square(!us);
+    let to = m.to();
+    if m.is_drop() {
+        free.and_not(attacks_of(us, m.dropped(), to, occ_no_king | to))
+    } else {
+        let from = m.from();
+        let occ = (occ_no_king ^ from) | to;
+        free.and_not(rook_pseudo(from) | bishop_pseudo(from)).and_not(attacks_of(us, m.piece_after().kind(), to, occ))
+    }
+}
+
+/// The first of `checks` (checking moves legal in `pos`) that leaves the opponent with no
+/// legal move; checks that leave a flight surely free (`flights_left`) are skipped unplayed.
+/// Same answer as testing each check with `is_mate_after_check`.
+pub fn first_mating_check(pos: &mut Position, checks: &[Move]) -> Option<Move> {
     let mut free = None;
     for &m in checks {
-        let free = *free.get_or_insert_with(|| {
-            let flights = king_attacks(ksq).and_not(pos.pieces_of(!us));
-            let mut free = Bitboard::EMPTY;
-            for s in flights {
-                if !pos.is_attacked(us, s, occ_no_king) {
-                    free |= Bitboard::from_square(s);
-                }
-            }
-            free
-        });
-        let to = m.to();
-        // A free flight the moved piece does not cover (its own square included: the king
-        // may take it) refutes the check.
-        let still_free = if m.is_drop() {
-            free.and_not(attacks_of(us, m.dropped(), to, occ_no_king | to))
-        } else {
-            let from = m.from();
-            let occ = (occ_no_king ^ from) | to;
-            free.and_not(rook_pseudo(from) | bishop_pseudo(from)).and_not(attacks_of(
-                us,
-                m.piece_after().kind(),
-                to,
-                occ,
-            ))
-        };
-        if still_free.any() {
+        let free = *free.get_or_insert_with(|| free_flights(pos));
+        if flights_left(pos, free, m).any() {
             continue;
         }
         if is_mate_after_check(pos, m) {

@@ -24,7 +24,10 @@
 use super::proof;
 use super::tt::{MateTable, INF, INF_DEPTH};
 use super::MateProgress;
-use engine::{generate, generate_checks, is_mate_after_check, zobrist, Color, GenKind, Hand, Move, MoveList, Position};
+use engine::{
+    flights_left, free_flights, generate, generate_checks, is_mate_after_check, zobrist, Bitboard, Color, GenKind,
+    Hand, Move, MoveList, Position,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -58,6 +61,8 @@ struct Child {
     nomate: u16,
     taint: u16,
     proof: u32,
+    /// King flights the check surely leaves (OR nodes' children; a move-ordering hint).
+    flights: u8,
 }
 
 /// A df-pn solver with its table; reusable across positions.
@@ -316,6 +321,7 @@ impl<'a> Solver<'a> {
             generate(pos, GenKind::All, &mut list);
         }
         let attacker = if is_or { pos.side_to_move() } else { !pos.side_to_move() };
+        let free = if is_or { free_flights(pos) } else { Bitboard::EMPTY };
         let children = &mut self.pool[ply];
         children.clear();
         for &m in list.iter() {
@@ -329,6 +335,10 @@ impl<'a> Solver<'a> {
                 nomate: if p.has_nomate { p.nomate_depth } else { 0 },
                 taint: NO_TAINT,
                 proof: p.proof,
+                // Between checks of equal proof numbers, the one leaving the king fewer flights
+                // is tried first (the numbers themselves stay 1 for new nodes: inflating them
+                // makes disproofs thrash).
+                flights: if is_or { flights_left(pos, free, m).count() as u8 } else { 0 },
             });
         }
     }
@@ -382,8 +392,11 @@ impl<'a> Solver<'a> {
                     break;
                 }
                 // The most proving child and the runner-up value.
-                let (best, second) =
-                    if is_or { select(&children, |c| c.pn, |c| c.dn) } else { select(&children, |c| c.dn, |c| c.pn) };
+                let (best, second) = if is_or {
+                    select(&children, |c| c.pn, |c| (u64::from(8 - c.flights) << 32) | u64::from(c.dn))
+                } else {
+                    select(&children, |c| c.dn, |c| u64::from(c.pn))
+                };
                 let c = children[best];
                 let grow = |s: u32| s.saturating_add(1).max(s.saturating_add(s / 4));
                 let (cth_pn, cth_dn) = if is_or {
@@ -450,7 +463,7 @@ fn values(children: &[Child], is_or: bool) -> (u32, u32) {
 /// Index of the child with the smallest `key` (ties: the largest `other`), and the second
 /// smallest `key` value.
 #[inline(always)]
-fn select(children: &[Child], key: impl Fn(&Child) -> u32, other: impl Fn(&Child) -> u32) -> (usize, u32) {
+fn select(children: &[Child], key: impl Fn(&Child) -> u32, other: impl Fn(&Child) -> u64) -> (usize, u32) {
     let mut best = 0;
     let mut best_v = INF;
     let mut best_o = 0;

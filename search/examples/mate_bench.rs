@@ -81,14 +81,14 @@ fn main() {
     );
     let (mut n, mut s, mut x, mut nodes, mut secs) = (0, 0, 0, 0, 0.0);
     for ((_, label), (c, so, r, no, t)) in &table {
-        println!("{label:>8} {c:>6} {so:>7} {r:>7} {no:>12} {t:>9.2} {:>10.0}", *no as f64 / t.max(1e-9));
+        println!("{label:>8} {c:>6} {so:>7} {r:>7} {no:>12} {t:>9.4} {:>10.0}", *no as f64 / t.max(1e-9));
         n += c;
         s += so;
         x += r;
         nodes += no;
         secs += t;
     }
-    println!("{:>8} {n:>6} {s:>7} {x:>7} {nodes:>12} {secs:>9.2} {:>10.0}", "total", nodes as f64 / secs.max(1e-9));
+    println!("{:>8} {n:>6} {s:>7} {x:>7} {nodes:>12} {secs:>9.4} {:>10.0}", "total", nodes as f64 / secs.max(1e-9));
     println!("wall {:.2}s, wrong answers: {wrong}", t_all.elapsed().as_secs_f64());
     if wrong > 0 {
         std::process::exit(1);

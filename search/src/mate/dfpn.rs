@@ -170,7 +170,8 @@ impl<'a> Solver<'a> {
     fn quick_check(&mut self, pos: &mut Position, children: &mut [Child], is_or: bool, r: u16) -> Option<Outcome> {
         if is_or {
             for c in children.iter_mut() {
-                if c.pn == 0 {
+                // A check that surely leaves a flight is no mate (`flights_left`).
+                if c.pn == 0 || c.flights > 0 {
                     continue;
                 }
                 if is_mate_after_check(pos, c.mv) {

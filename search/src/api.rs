@@ -383,7 +383,7 @@ fn search_root(
         Some(plan) => (plan.optimum * 5).clamp(1_000, 100_000),
         None => 100_000,
     };
-    if let Some(result) = root_mate(pos, limits, &root_moves, budget, on_info.as_mut()) {
+    if let Some(result) = root_mate(pos, limits, &root_moves, budget, &control.stop, on_info.as_mut()) {
         return result;
     }
     let mut workers = workers.lock();
@@ -431,13 +431,14 @@ fn root_mate(
     limits: &Limits,
     root_moves: &[Move],
     nodes: u64,
+    stop: &AtomicBool,
     on_info: &mut dyn FnMut(Info),
 ) -> Option<SearchResult> {
     if limits.depth.is_some() || limits.nodes.is_some() {
         return None;
     }
     let start = Instant::now();
-    let report = crate::mate::solve_mate_nodes(pos, nodes, 4, false);
+    let report = crate::mate::solve_mate_nodes_or_stop(pos, nodes, 4, false, Some(stop));
     let crate::mate::MateResult::Mate(line) = report.result else { return None };
     if !root_moves.contains(&line[0]) {
         return None;

@@ -72,7 +72,20 @@ pub struct MateReport {
 /// search proper (finding the shortest mate and reading the line may take as many again).
 /// With `shortest == false` the first mate proved is returned, not necessarily the shortest.
 pub fn solve_mate_nodes(pos: &Position, max_nodes: u64, hash_mb: usize, shortest: bool) -> MateReport {
+    solve_mate_nodes_or_stop(pos, max_nodes, hash_mb, shortest, None)
+}
+
+/// `solve_mate_nodes` that also gives up (answering `Timeout`) as soon as `stop` is set: the
+/// game search's root probe must obey `stop` at once, even under `go infinite`.
+pub fn solve_mate_nodes_or_stop(
+    pos: &Position,
+    max_nodes: u64,
+    hash_mb: usize,
+    shortest: bool,
+    stop: Option<&AtomicBool>,
+) -> MateReport {
     let mut solver = Solver::new(hash_mb);
+    solver.stop = stop;
     solver.reset_counters();
     solver.max_nodes = max_nodes;
     let mut pos = pos.clone();

@@ -1,18 +1,20 @@
 //! Perft: counting the leaves of the legal-move tree, the standard proof of a move generator.
 
-use crate::{generate_legal, Move, MoveList, Position};
+use crate::attacks::*;
+use crate::{generate_legal, is_pawn_drop_mate, pawn_drop_squares};
+use crate::{Bitboard, Color, Move, MoveList, PieceType, Position, Square};
 
 /// Number of leaf positions `depth` plies below `pos`; the last ply is counted in bulk (the
-/// length of the legal move list), as YaneuraOu and cshogi do.
+/// number of legal moves, as YaneuraOu and cshogi do), without generating the moves.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return count_legal(pos);
+    }
     let mut list = MoveList::new();
     generate_legal(pos, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut nodes = 0;
     for &m in list.iter() {
         pos.do_move(m);
@@ -34,4 +36,113 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
             (m, n)
         })
         .collect()
+}
+
+/// The number of legal moves, exactly what `generate_legal` would list, counted per target
+/// bitboard with popcounts instead of writing each move: the bulk count of perft's last ply,
+/// where writing the moves cost more than everything else. Evasions (rare) are generated.
+fn count_legal(pos: &Position) -> u64 {
+    if pos.in_check() {
+        let mut list = MoveList::new();
+        generate_legal(pos, &mut list);
+        return list.len() as u64;
+    }
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let occ = pos.occupied();
+    let target = !pos.pieces_of(us);
+    let pinned = pos.pinned(us);
+    let zone = Bitboard::zone(us);
+    let last = Bitboard::far(us, 1);
+    let last2 = Bitboard::far(us, 2);
+    // Moves into the zone short of the last rank (pawn, lance) or the last two ranks (knight)
+    // may promote or not; into the last rank(s) they must promote; elsewhere they cannot.
+    let zone_short1 = zone.and_not(last);
+    let zone_short2 = zone.and_not(last2);
+    let mut n = 0u32;
+
+    let king_occ = occ ^ ksq;
+    for to in king_attacks(ksq) & target {
+        n += !pos.is_attacked(!us, to, king_occ) as u32;
+    }
+
+    // Pinned pieces, one by one along their pin line; then the free ones by kind.
+    for from in pinned {
+        let pt = pos.piece_on(from).kind();
+        let t = attacks_of(us, pt, from, occ) & target & line(ksq, from);
+        n += match pt {
+            PieceType::Pawn | PieceType::Lance => t.count() + (t & zone_short1).count(),
+            PieceType::Knight => t.count() + (t & zone_short2).count(),
+            PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
+                t.count() + if zone.contains(from) { t } else { t & zone }.count()
+            }
+            _ => t.count(),
+        };
+    }
+    let free = pos.pieces_of(us).and_not(pinned);
+
+    let pawns = pos.pieces_of_type(PieceType::Pawn) & free;
+    let pushed = if us == Color::Black { pawns.shift_north() } else { pawns.shift_south() } & target;
+    n += pushed.count() + (pushed & zone_short1).count();
+    for from in pos.pieces_of_type(PieceType::Lance) & free {
+        let t = lance_attacks(us, from, occ) & target;
+        n += t.count() + (t & zone_short1).count();
+    }
+    for from in pos.pieces_of_type(PieceType::Knight) & free {
+        let t = knight_attacks(us, from) & target;
+        n += t.count() + (t & zone_short2).count();
+    }
+    // Silvers, bishops and rooks may promote on any move into, out of or inside the zone.
+    let promotable = |from: Square, t: Bitboard| t.count() + if zone.contains(from) { t } else { t & zone }.count();
+    for from in pos.pieces_of_type(PieceType::Silver) & free {
+        n += promotable(from, silver_attacks(us, from) & target);
+    }
+    for from in pos.pieces_of_type(PieceType::Bishop) & free {
+        n += promotable(from, bishop_attacks(from, occ) & target);
+    }
+    for from in pos.pieces_of_type(PieceType::Rook) & free {
+        n += promotable(from, rook_attacks(from, occ) & target);
+    }
+    for from in pos.golds() & free {
+        n += (gold_attacks(us, from) & target).count();
+    }
+    for from in pos.pieces_of_type(PieceType::Horse) & free {
+        n += (horse_attacks(from, occ) & target).count();
+    }
+    for from in pos.pieces_of_type(PieceType::Dragon) & free {
+        n += (dragon_attacks(from, occ) & target).count();
+    }
+
+    n += count_drops(pos, us, !occ, last, last2);
+    n as u64
+}
+
+/// The legal drops onto `empty` when not in check: every kind held times the squares it may
+/// use, less a pawn drop that would be mate.
+fn count_drops(pos: &Position, us: Color, empty: Bitboard, last: Bitboard, last2: Bitboard) -> u32 {
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return 0;
+    }
+    let mut n = 0;
+    if hand.has(PieceType::Pawn) {
+        let t = empty & pawn_drop_squares(pos, us);
+        n += t.count();
+        let front = pawn_attacks(!us, pos.king_square(!us));
+        if (t & front).any() && is_pawn_drop_mate(pos, front.lsb()) {
+            n -= 1;
+        }
+    }
+    let anywhere = [PieceType::Silver, PieceType::Gold, PieceType::Bishop, PieceType::Rook]
+        .iter()
+        .filter(|&&pt| hand.has(pt))
+        .count() as u32;
+    n += anywhere * empty.count();
+    if hand.has(PieceType::Lance) {
+        n += empty.and_not(last).count();
+    }
+    if hand.has(PieceType::Knight) {
+        n += empty.and_not(last2).count();
+    }
+    n
 }

@@ -386,12 +386,32 @@ impl Position {
         self.side = !us;
         self.game_ply += 1;
         let them = self.side;
-        st.checkers = self.attackers_to(us, self.king_sq[them.index()], self.occupied());
+        st.checkers = self.checkers_after(m, prev.blockers[them.index()]);
         st.continuous_check[us.index()] =
             if st.checkers.any() { prev.continuous_check[us.index()].saturating_add(2) } else { 0 };
         st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
         st.hand = self.hands[them.index()];
         self.states.push(st);
+    }
+
+    /// The pieces checking the side to move right after `m` was played (`them_blockers`: the
+    /// blockers of that side's king before the move). Only the moved piece can check directly
+    /// and only a slider it uncovered can check otherwise; the full attacker scan is kept for
+    /// the rare uncovering move.
+    #[inline(always)]
+    fn checkers_after(&self, m: Move, them_blockers: Bitboard) -> Bitboard {
+        let us = !self.side;
+        let ksq = self.king_sq[self.side.index()];
+        let occ = self.occupied();
+        let to = m.to();
+        if !m.is_drop() && them_blockers.contains(m.from()) && !aligned(ksq, m.from(), to) {
+            return self.attackers_to(us, ksq, occ);
+        }
+        if attacks_of(us, m.piece_after().kind(), to, occ).contains(ksq) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// Takes back `m`, which must be the last move played.

@@ -61,10 +61,7 @@ fn count_legal(pos: &Position) -> u64 {
     let zone_short2 = zone.and_not(last2);
     let mut n = 0u32;
 
-    let king_occ = occ ^ ksq;
-    for to in king_attacks(ksq) & target {
-        n += !pos.is_attacked(!us, to, king_occ) as u32;
-    }
+    n += pos.king_flights(us, king_attacks(ksq) & target).count();
 
     // Pinned pieces, one by one along their pin line; then the free ones by kind.
     for from in pinned {

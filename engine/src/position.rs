@@ -329,6 +329,46 @@ impl Position {
         (forward_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occupied) & lances).any()
     }
 
+    /// The squares of `targets` (squares next to `c`'s king) to which that king may step: those
+    /// no enemy piece attacks once the king has left its square. Unlike `is_attacked` per
+    /// square, the enemy's step attacks are gathered once: the pawns' in one shift, the other
+    /// step pieces' only for the few standing near the king.
+    pub fn king_flights(&self, c: Color, targets: Bitboard) -> Bitboard {
+        let them = !c;
+        let ksq = self.king_sq[c.index()];
+        let enemy = self.by_color[them.index()];
+        let pawns = self.by_type[PieceType::Pawn.index()] & enemy;
+        let mut attacked = if them == Color::Black { pawns.shift_north() } else { pawns.shift_south() };
+        let steppers = (self.by_type[PieceType::Knight.index()]
+            | self.by_type[PieceType::Silver.index()]
+            | self.golds()
+            | self.kings_horses_dragons())
+            & enemy
+            & near(ksq);
+        for from in steppers {
+            attacked |= match self.board[from.index()].kind() {
+                PieceType::Knight => knight_attacks(them, from),
+                PieceType::Silver => silver_attacks(them, from),
+                PieceType::King | PieceType::Horse | PieceType::Dragon => king_attacks(from),
+                _ => gold_attacks(them, from),
+            };
+        }
+        let occ = self.occupied() ^ ksq;
+        let bishops = self.bishops_horses() & enemy;
+        let rooks = self.rooks_dragons() & enemy;
+        let lances = self.by_type[PieceType::Lance.index()] & enemy;
+        let mut flights = Bitboard::EMPTY;
+        for sq in targets.and_not(attacked) {
+            let attacked = ((bishop_pseudo(sq) & bishops).any() && (bishop_attacks(sq, occ) & bishops).any())
+                || ((rook_pseudo(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any())
+                || ((forward_ray(c, sq) & lances).any() && (lance_attacks(c, sq, occ) & lances).any());
+            if !attacked {
+                flights = flights | sq;
+            }
+        }
+        flights
+    }
+
     /// The pieces that alone stand between `c`'s king and an enemy slider aimed at it.
     fn compute_blockers(&self, c: Color) -> Bitboard {
         let ksq = self.king_sq[c.index()];

@@ -43,11 +43,27 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 /// where writing the moves cost more than everything else. Evasions (rare) are generated.
 fn count_legal(pos: &Position) -> u64 {
     if pos.in_check() {
-        let mut list = MoveList::new();
-        generate_legal(pos, &mut list);
-        return list.len() as u64;
+        count_evasions(pos)
+    } else if pos.side_to_move() == Color::Black {
+        count_quiet::<true>(pos)
+    } else {
+        count_quiet::<false>(pos)
     }
-    let us = pos.side_to_move();
+}
+
+/// The number of evasions, generated: rare enough not to need counting.
+#[cold]
+#[inline(never)]
+fn count_evasions(pos: &Position) -> u64 {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list.len() as u64
+}
+
+/// `count_legal` out of check, for Black to move (`BLACK`) or White: one copy per colour, so
+/// that the colour's masks and table rows are constants.
+fn count_quiet<const BLACK: bool>(pos: &Position) -> u64 {
+    let us = if BLACK { Color::Black } else { Color::White };
     let ksq = pos.king_square(us);
     let occ = pos.occupied();
     let target = !pos.pieces_of(us);
@@ -64,17 +80,8 @@ fn count_legal(pos: &Position) -> u64 {
     n += pos.king_flights(us, king_attacks(ksq) & target).count();
 
     // Pinned pieces, one by one along their pin line; then the free ones by kind.
-    for from in pinned {
-        let pt = pos.piece_on(from).kind();
-        let t = attacks_of(us, pt, from, occ) & target & line(ksq, from);
-        n += match pt {
-            PieceType::Pawn | PieceType::Lance => t.count() + (t & zone_short1).count(),
-            PieceType::Knight => t.count() + (t & zone_short2).count(),
-            PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
-                t.count() + if zone.contains(from) { t } else { t & zone }.count()
-            }
-            _ => t.count(),
-        };
+    if pinned.any() {
+        n += count_pinned(pos, us, pinned);
     }
     let free = pos.pieces_of(us).and_not(pinned);
 
@@ -112,6 +119,32 @@ fn count_legal(pos: &Position) -> u64 {
 
     n += count_drops(pos, us, !occ, last, last2);
     n as u64
+}
+
+/// The moves of the pinned pieces `pinned` of `us`: along their pin line only.
+#[cold]
+#[inline(never)]
+fn count_pinned(pos: &Position, us: Color, pinned: Bitboard) -> u32 {
+    let ksq = pos.king_square(us);
+    let occ = pos.occupied();
+    let target = !pos.pieces_of(us);
+    let zone = Bitboard::zone(us);
+    let zone_short1 = zone.and_not(Bitboard::far(us, 1));
+    let zone_short2 = zone.and_not(Bitboard::far(us, 2));
+    let mut n = 0;
+    for from in pinned {
+        let pt = pos.piece_on(from).kind();
+        let t = attacks_of(us, pt, from, occ) & target & line(ksq, from);
+        n += match pt {
+            PieceType::Pawn | PieceType::Lance => t.count() + (t & zone_short1).count(),
+            PieceType::Knight => t.count() + (t & zone_short2).count(),
+            PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
+                t.count() + if zone.contains(from) { t } else { t & zone }.count()
+            }
+            _ => t.count(),
+        };
+    }
+    n
 }
 
 /// The legal drops onto `empty` when not in check: every kind held times the squares it may

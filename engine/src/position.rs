@@ -334,21 +334,28 @@ impl Position {
     /// square, the enemy's step attacks are gathered once: the pawns' in one shift, the other
     /// step pieces' only for the few standing near the king.
     pub fn king_flights(&self, c: Color, targets: Bitboard) -> Bitboard {
+        if c == Color::Black {
+            self.king_flights_of::<true>(targets)
+        } else {
+            self.king_flights_of::<false>(targets)
+        }
+    }
+
+    /// `king_flights` for Black's king (`BLACK`) or White's: one copy per colour, so that the
+    /// colour's table rows are constants.
+    fn king_flights_of<const BLACK: bool>(&self, targets: Bitboard) -> Bitboard {
+        let c = if BLACK { Color::Black } else { Color::White };
         let them = !c;
         let ksq = self.king_sq[c.index()];
         let enemy = self.by_color[them.index()];
         let pawns = self.by_type[PieceType::Pawn.index()] & enemy;
         let mut attacked = if them == Color::Black { pawns.shift_north() } else { pawns.shift_south() };
-        let steppers = (self.by_type[PieceType::Knight.index()]
-            | self.by_type[PieceType::Silver.index()]
-            | self.golds()
-            | self.kings_horses_dragons())
-            & enemy
-            & near(ksq);
-        for from in steppers {
+        // Most of the time no enemy piece stands near the king at all.
+        for from in (enemy & near(ksq)).and_not(pawns | self.by_type[PieceType::Lance.index()]) {
             attacked |= match self.board[from.index()].kind() {
                 PieceType::Knight => knight_attacks(them, from),
                 PieceType::Silver => silver_attacks(them, from),
+                PieceType::Bishop | PieceType::Rook => Bitboard::EMPTY,
                 PieceType::King | PieceType::Horse | PieceType::Dragon => king_attacks(from),
                 _ => gold_attacks(them, from),
             };

@@ -96,17 +96,12 @@ fn count_quiet<const BLACK: bool>(pos: &Position) -> u64 {
         let t = knight_attacks(us, from) & target;
         n += t.count() + (t & zone_short2).count();
     }
-    // Silvers, bishops and rooks may promote on any move into, out of or inside the zone.
-    let promotable = |from: Square, t: Bitboard| t.count() + if zone.contains(from) { t } else { t & zone }.count();
-    for from in pos.pieces_of_type(PieceType::Silver) & free {
-        n += promotable(from, silver_attacks(us, from) & target);
-    }
-    for from in pos.pieces_of_type(PieceType::Bishop) & free {
-        n += promotable(from, bishop_attacks(from, occ) & target);
-    }
-    for from in pos.pieces_of_type(PieceType::Rook) & free {
-        n += promotable(from, rook_attacks(from, occ) & target);
-    }
+    let silvers = pos.pieces_of_type(PieceType::Silver) & free;
+    n += promotable_moves(silvers, zone, target, |from| silver_attacks(us, from));
+    let bishops = pos.pieces_of_type(PieceType::Bishop) & free;
+    n += promotable_moves(bishops, zone, target, |from| bishop_attacks(from, occ));
+    let rooks = pos.pieces_of_type(PieceType::Rook) & free;
+    n += promotable_moves(rooks, zone, target, |from| rook_attacks(from, occ));
     for from in pos.golds() & free {
         n += (gold_attacks(us, from) & target).count();
     }
@@ -119,6 +114,22 @@ fn count_quiet<const BLACK: bool>(pos: &Position) -> u64 {
 
     n += count_drops(pos, us, !occ, last, last2);
     n as u64
+}
+
+/// The moves of the promotable `pieces` (silvers, bishops or rooks) onto `target`: two choices
+/// (promote or not) for a move into the zone or from inside it, one otherwise. Pieces inside
+/// and outside the zone are counted apart, so no piece needs a zone test of its own.
+#[inline(always)]
+fn promotable_moves(pieces: Bitboard, zone: Bitboard, target: Bitboard, attacks: impl Fn(Square) -> Bitboard) -> u32 {
+    let mut n = 0;
+    for from in pieces & zone {
+        n += 2 * (attacks(from) & target).count();
+    }
+    for from in pieces.and_not(zone) {
+        let t = attacks(from) & target;
+        n += t.count() + (t & zone).count();
+    }
+    n
 }
 
 /// The moves of the pinned pieces `pinned` of `us`: along their pin line only.

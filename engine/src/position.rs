@@ -454,7 +454,9 @@ impl Position {
         if !m.is_drop() && them_blockers.contains(m.from()) && !aligned(ksq, m.from(), to) {
             return self.attackers_to(us, ksq, occ);
         }
-        if attacks_of(us, m.piece_after().kind(), to, occ).contains(ksq) {
+        // A piece checks from near the king or from one of its lines; most moves land elsewhere.
+        let reach = near(ksq) | rook_pseudo(ksq) | bishop_pseudo(ksq);
+        if reach.contains(to) && attacks_of(us, m.piece_after().kind(), to, occ).contains(ksq) {
             Bitboard::from_square(to)
         } else {
             Bitboard::EMPTY

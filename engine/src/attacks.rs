@@ -213,6 +213,29 @@ static ROOK_EMPTY: [Bitboard; SQUARE_COUNT] = {
     t
 };
 
+/// Squares within two files and three ranks of a square: where a step piece (a knight
+/// included) must stand to attack any square next to it.
+static NEAR: [Bitboard; SQUARE_COUNT] = {
+    let mut t = [Bitboard::EMPTY; SQUARE_COUNT];
+    let mut i = 0;
+    while i < SQUARE_COUNT {
+        let sq = Square::new(i as u8);
+        let mut df = -2;
+        while df <= 2 {
+            let mut dr = -3;
+            while dr <= 3 {
+                if let Some(n) = sq.offset(df, dr) {
+                    t[i] = t[i].or(Bitboard::from_square(n));
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// `[0][a][b]`: squares strictly between `a` and `b`; `[1][a][b]`: the whole line through both.
 static BETWEEN_LINE: [[[Bitboard; SQUARE_COUNT]; SQUARE_COUNT]; 2] = {
     let mut t = [[[Bitboard::EMPTY; SQUARE_COUNT]; SQUARE_COUNT]; 2];
@@ -310,6 +333,13 @@ pub fn horse_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn dragon_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | king_attacks(sq)
+}
+
+/// Squares within two files and three ranks of `sq`: every step piece (knights included)
+/// that attacks a square next to `sq` stands here.
+#[inline(always)]
+pub fn near(sq: Square) -> Bitboard {
+    NEAR[sq.index()]
 }
 
 /// Bishop attacks on an empty board.

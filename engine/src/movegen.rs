@@ -90,12 +90,9 @@ fn king_moves(pos: &Position, kind: GenKind, enemy: Bitboard, empty: Bitboard, l
         GenKind::Quiets => empty,
         GenKind::All => enemy | empty,
     };
-    let occ = pos.occupied() ^ ksq;
     let pc = Piece::new(us, PieceType::King);
-    for to in king_attacks(ksq) & target {
-        if !pos.is_attacked(!us, to, occ) {
-            list.push(Move::normal(ksq, to, pc));
-        }
+    for to in pos.king_flights(us, king_attacks(ksq) & target) {
+        list.push(Move::normal(ksq, to, pc));
     }
 }
 

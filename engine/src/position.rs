@@ -329,6 +329,53 @@ impl Position {
         (forward_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occupied) & lances).any()
     }
 
+    /// The squares of `targets` (squares next to `c`'s king) to which that king may step: those
+    /// no enemy piece attacks once the king has left its square. Unlike `is_attacked` per
+    /// square, the enemy's step attacks are gathered once: the pawns' in one shift, the other
+    /// step pieces' only for the few standing near the king.
+    pub fn king_flights(&self, c: Color, targets: Bitboard) -> Bitboard {
+        if c == Color::Black {
+            self.king_flights_of::<true>(targets)
+        } else {
+            self.king_flights_of::<false>(targets)
+        }
+    }
+
+    /// `king_flights` for Black's king (`BLACK`) or White's: one copy per colour, so that the
+    /// colour's table rows are constants.
+    fn king_flights_of<const BLACK: bool>(&self, targets: Bitboard) -> Bitboard {
+        let c = if BLACK { Color::Black } else { Color::White };
+        let them = !c;
+        let ksq = self.king_sq[c.index()];
+        let enemy = self.by_color[them.index()];
+        let pawns = self.by_type[PieceType::Pawn.index()] & enemy;
+        let mut attacked = if them == Color::Black { pawns.shift_north() } else { pawns.shift_south() };
+        // Most of the time no enemy piece stands near the king at all.
+        for from in (enemy & near(ksq)).and_not(pawns | self.by_type[PieceType::Lance.index()]) {
+            attacked |= match self.board[from.index()].kind() {
+                PieceType::Knight => knight_attacks(them, from),
+                PieceType::Silver => silver_attacks(them, from),
+                PieceType::Bishop | PieceType::Rook => Bitboard::EMPTY,
+                PieceType::King | PieceType::Horse | PieceType::Dragon => king_attacks(from),
+                _ => gold_attacks(them, from),
+            };
+        }
+        let occ = self.occupied() ^ ksq;
+        let bishops = self.bishops_horses() & enemy;
+        let rooks = self.rooks_dragons() & enemy;
+        let lances = self.by_type[PieceType::Lance.index()] & enemy;
+        let mut flights = Bitboard::EMPTY;
+        for sq in targets.and_not(attacked) {
+            let attacked = ((bishop_pseudo(sq) & bishops).any() && (bishop_attacks(sq, occ) & bishops).any())
+                || ((rook_pseudo(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any())
+                || ((forward_ray(c, sq) & lances).any() && (lance_attacks(c, sq, occ) & lances).any());
+            if !attacked {
+                flights = flights | sq;
+            }
+        }
+        flights
+    }
+
     /// The pieces that alone stand between `c`'s king and an enemy slider aimed at it.
     fn compute_blockers(&self, c: Color) -> Bitboard {
         let ksq = self.king_sq[c.index()];
@@ -386,12 +433,34 @@ impl Position {
         self.side = !us;
         self.game_ply += 1;
         let them = self.side;
-        st.checkers = self.attackers_to(us, self.king_sq[them.index()], self.occupied());
+        st.checkers = self.checkers_after(m, prev.blockers[them.index()]);
         st.continuous_check[us.index()] =
             if st.checkers.any() { prev.continuous_check[us.index()].saturating_add(2) } else { 0 };
         st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
         st.hand = self.hands[them.index()];
         self.states.push(st);
+    }
+
+    /// The pieces checking the side to move right after `m` was played (`them_blockers`: the
+    /// blockers of that side's king before the move). Only the moved piece can check directly
+    /// and only a slider it uncovered can check otherwise; the full attacker scan is kept for
+    /// the rare uncovering move.
+    #[inline(always)]
+    fn checkers_after(&self, m: Move, them_blockers: Bitboard) -> Bitboard {
+        let us = !self.side;
+        let ksq = self.king_sq[self.side.index()];
+        let occ = self.occupied();
+        let to = m.to();
+        if !m.is_drop() && them_blockers.contains(m.from()) && !aligned(ksq, m.from(), to) {
+            return self.attackers_to(us, ksq, occ);
+        }
+        // A piece checks from near the king or from one of its lines; most moves land elsewhere.
+        let reach = near(ksq) | rook_pseudo(ksq) | bishop_pseudo(ksq);
+        if reach.contains(to) && attacks_of(us, m.piece_after().kind(), to, occ).contains(ksq) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// Takes back `m`, which must be the last move played.

@@ -29,7 +29,7 @@ pub fn help_lines() -> Vec<String> {
         "Command line:",
         "  kaname                          speak USI on stdin/stdout (for GUIs)",
         "  kaname bench [depth] [threads] [hash]   fixed-depth search of the bench positions",
-        "  kaname perft <depth> [<sfen>]   count leaf nodes, split by root move",
+        "  kaname perft <depth> [--generate] [<sfen>]   count leaf nodes, split by root move",
         "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
         "                                  think about one position and print the best move",
         "  kaname options-markdown         print the options table (Markdown)",
@@ -83,9 +83,13 @@ fn cli_bench(args: &[&str]) {
 }
 
 fn cli_perft(args: &[&str]) {
+    // `--generate` counts the last ply by generating the moves (like-for-like with other
+    // engines' perft) instead of the default popcount.
+    let last = if args.contains(&"--generate") { engine::LastPly::Generate } else { engine::LastPly::Count };
+    let args: Vec<&str> = args.iter().copied().filter(|&a| a != "--generate").collect();
     let depth = match args.first().map(|d| d.parse::<u32>()) {
         Some(Ok(d)) if (1..=12).contains(&d) => d,
-        _ => usage_error("expected perft <depth 1..12> [<sfen>]"),
+        _ => usage_error("expected perft <depth 1..12> [--generate] [<sfen>]"),
     };
     let pos = if args.len() > 1 {
         let sfen = args[1..].join(" ");
@@ -94,7 +98,7 @@ fn cli_perft(args: &[&str]) {
     } else {
         engine::Position::startpos()
     };
-    Output::stdout().lines(tools::perft(&pos, depth));
+    Output::stdout().lines(tools::perft(&pos, depth, last));
 }
 
 fn cli_go(args: &[&str]) {

@@ -739,7 +739,7 @@ impl Session {
         }
         match args.first().map(|d| d.parse::<u32>()) {
             Some(Ok(d)) if (1..=12).contains(&d) => {
-                let lines = crate::tools::perft(&self.position(), d);
+                let lines = crate::tools::perft(&self.position(), d, engine::LastPly::Count);
                 self.out.lines(lines);
             }
             _ => self.out.error("perft: expected perft <depth 1..12>"),

@@ -70,10 +70,10 @@ pub fn eval(pos: &Position) -> Vec<String> {
 }
 
 /// `perft`: one line per root move, then the total, time and speed.
-pub fn perft(pos: &Position, depth: u32) -> Vec<String> {
+pub fn perft(pos: &Position, depth: u32, last: engine::LastPly) -> Vec<String> {
     let mut p = pos.clone();
     let start = Instant::now();
-    let divide = engine::perft_divide(&mut p, depth);
+    let divide = engine::perft_divide_with(&mut p, depth, last);
     let ms = start.elapsed().as_millis() as u64;
     let total: u64 = divide.iter().map(|(_, n)| n).sum();
     let mut lines: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
@@ -103,7 +103,7 @@ mod tests {
         assert_eq!(e[0], "Evaluation: +0 (side to move's view), +0 (black's view)");
         let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w 2P 1").unwrap();
         assert!(eval(&p)[1].starts_with("Terms (black's view): material +180,"), "{:?}", eval(&p));
-        let lines = perft(&Position::startpos(), 2);
+        let lines = perft(&Position::startpos(), 2, engine::LastPly::Count);
         assert_eq!(lines.len(), 30 + 3);
         assert_eq!(lines[30], "Nodes searched: 900");
     }

@@ -4,21 +4,39 @@ use crate::attacks::*;
 use crate::{generate_legal, is_pawn_drop_mate, pawn_drop_squares};
 use crate::{Bitboard, Color, Move, MoveList, PieceType, Position, Square};
 
+/// How perft counts its last ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastPly {
+    /// Popcounts per target bitboard, without writing the moves (the fast default).
+    Count,
+    /// Generate the legal moves and take the list's length, as YaneuraOu's perft does: the
+    /// like-for-like figure when comparing generators.
+    Generate,
+}
+
 /// Number of leaf positions `depth` plies below `pos`; the last ply is counted in bulk (the
-/// number of legal moves, as YaneuraOu and cshogi do), without generating the moves.
+/// number of legal moves), without generating the moves.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    perft_with(pos, depth, LastPly::Count)
+}
+
+/// `perft` with the last ply counted as `last` says.
+pub fn perft_with(pos: &mut Position, depth: u32, last: LastPly) -> u64 {
     if depth == 0 {
         return 1;
     }
     if depth == 1 {
-        return count_legal(pos);
+        return match last {
+            LastPly::Count => count_legal(pos),
+            LastPly::Generate => count_generated(pos),
+        };
     }
     let mut list = MoveList::new();
     generate_legal(pos, &mut list);
     let mut nodes = 0;
     for &m in list.iter() {
         pos.do_move(m);
-        nodes += perft(pos, depth - 1);
+        nodes += perft_with(pos, depth - 1, last);
         pos.undo_move(m);
     }
     nodes
@@ -26,16 +44,28 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 
 /// Perft split by root move, in generation order.
 pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    perft_divide_with(pos, depth, LastPly::Count)
+}
+
+/// `perft_divide` with the last ply counted as `last` says.
+pub fn perft_divide_with(pos: &mut Position, depth: u32, last: LastPly) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
     generate_legal(pos, &mut list);
     list.iter()
         .map(|&m| {
             pos.do_move(m);
-            let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+            let n = if depth <= 1 { 1 } else { perft_with(pos, depth - 1, last) };
             pos.undo_move(m);
             (m, n)
         })
         .collect()
+}
+
+/// The number of legal moves, generated.
+fn count_generated(pos: &Position) -> u64 {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list.len() as u64
 }
 
 /// The number of legal moves, exactly what `generate_legal` would list, counted per target
@@ -55,9 +85,7 @@ fn count_legal(pos: &Position) -> u64 {
 #[cold]
 #[inline(never)]
 fn count_evasions(pos: &Position) -> u64 {
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
-    list.len() as u64
+    count_generated(pos)
 }
 
 /// `count_legal` out of check, for Black to move (`BLACK`) or White: one copy per colour, so

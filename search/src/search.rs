@@ -71,10 +71,18 @@ struct Frame {
     killers: [Move; 2],
     /// Material balance from the side to move's point of view.
     material: Value,
+    /// `eval::step_pressure` (Black's point of view), or VALUE_NONE until computed.
+    steps: Value,
 }
 
-const EMPTY_FRAME: Frame =
-    Frame { current_move: Move::NONE, piece_to: None, static_eval: VALUE_NONE, killers: [Move::NONE; 2], material: 0 };
+const EMPTY_FRAME: Frame = Frame {
+    current_move: Move::NONE,
+    piece_to: None,
+    static_eval: VALUE_NONE,
+    killers: [Move::NONE; 2],
+    material: 0,
+    steps: VALUE_NONE,
+};
 
 /// Late move reductions, indexed by depth and move number: 0.5 + ln(depth) ln(moves) / 2.1.
 fn reduction(depth: i32, move_count: usize) -> i32 {
@@ -163,6 +171,7 @@ impl Worker {
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
         let m = eval::material(pos);
         self.stack[0].material = if pos.side_to_move() == Color::Black { m } else { -m };
+        self.stack[0].steps = eval::step_pressure(pos);
         let mut depth = 1;
         while depth <= max_depth && !shared.stopped() {
             // Lazy SMP diversity: odd helpers skip every other iteration's start depth.
@@ -241,10 +250,29 @@ impl Worker {
         head[ply].extend_from_slice(&tail[0]);
     }
 
-    /// Material (kept incrementally) plus the positional term.
+    /// Material plus the positional term, whose step part is kept incrementally (and computed
+    /// afresh after a king move).
     #[inline]
-    fn static_eval(&self, pos: &Position, ply: usize) -> Value {
-        self.stack[ply].material + eval::positional_stm(pos)
+    fn static_eval(&mut self, pos: &Position, ply: usize) -> Value {
+        let mut steps = self.stack[ply].steps;
+        if steps == VALUE_NONE {
+            steps = eval::step_pressure(pos);
+            self.stack[ply].steps = steps;
+        }
+        let positional = steps + eval::slider_pressure(pos);
+        self.stack[ply].material + if pos.side_to_move() == Color::Black { positional } else { -positional }
+    }
+
+    /// Sets the child frame's incremental terms for `m`, before it is made.
+    #[inline]
+    fn prepare_child(&mut self, pos: &Position, ply: usize, m: Move, gain: Value) {
+        let (f, child) = (self.stack[ply], &mut self.stack[ply + 1]);
+        child.material = -(f.material + gain);
+        child.steps = if f.steps == VALUE_NONE {
+            VALUE_NONE
+        } else {
+            eval::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| f.steps + d)
+        };
     }
 
     fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {
@@ -387,6 +415,7 @@ impl Worker {
                 self.stack[ply].current_move = Move::NULL;
                 self.stack[ply].piece_to = None;
                 self.stack[ply + 1].material = -self.stack[ply].material;
+                self.stack[ply + 1].steps = self.stack[ply].steps;
                 pos.do_null_move();
                 let v = -self.search(pos, shared, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 pos.undo_null_move();
@@ -450,7 +479,7 @@ impl Worker {
             let gain = eval::move_gain(pos, m);
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
-            self.stack[ply + 1].material = -(self.stack[ply].material + gain);
+            self.prepare_child(pos, ply, m, gain);
             pos.do_move(m);
             // No check extension: shogi checks come in long chains (drops), and a blanket
             // extension explodes the tree; checks are instead reduced less.
@@ -674,7 +703,7 @@ impl Worker {
             }
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
-            self.stack[ply + 1].material = -(self.stack[ply].material + gain);
+            self.prepare_child(pos, ply, m, gain);
             pos.do_move(m);
             let v = -self.qsearch(pos, shared, -beta, -alpha, ply + 1, pv_node);
             pos.undo_move(m);

@@ -29,10 +29,16 @@ fn tt_cuts(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
 fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
     let mut checks = engine::MoveList::new();
     engine::generate_checks(pos, &mut checks);
-    let them = !pos.side_to_move();
-    let near = engine::attacks::king_attacks(pos.king_square(them));
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(!us);
+    let near = engine::attacks::king_attacks(ksq);
     for &m in checks.iter() {
-        if !near.contains(m.to()) && m.piece_after().kind() != engine::PieceType::Knight {
+        if !near.contains(m.to()) {
+            if m.piece_after().kind() != engine::PieceType::Knight {
+                continue;
+            }
+        } else if !supported_after(pos, m, ksq) {
+            // The king takes the checker: not mate, and cheaper to see than making the move.
             continue;
         }
         pos.do_move(m);
@@ -43,6 +49,17 @@ fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
         }
     }
     None
+}
+
+/// Whether, after `m`, another piece of the mover's side attacks `m.to()` with the enemy king
+/// (on `ksq`) gone from its square: that is, whether the king could not take the piece on
+/// `m.to()` (the first escape `has_evasion` tries).
+#[inline]
+fn supported_after(pos: &Position, m: Move, ksq: engine::Square) -> bool {
+    let to = engine::Bitboard::from_square(m.to());
+    let from = if m.is_drop() { engine::Bitboard::EMPTY } else { engine::Bitboard::from_square(m.from()) };
+    let occ = ((pos.occupied() & !from) | to) & !engine::Bitboard::from_square(ksq);
+    (pos.attackers_to(pos.side_to_move(), m.to(), occ) & !from).any()
 }
 
 /// A root move with what the last iteration learned about it.

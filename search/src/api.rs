@@ -1,6 +1,7 @@
 //! The interface the USI front end drives: `Searcher` runs searches in the background and
 //! reports through callbacks.
 
+use crate::padded::Padded;
 use crate::search::Worker;
 use crate::thread::{self, Shared};
 use crate::timeman::TimePlan;
@@ -396,7 +397,7 @@ fn search_root(
         limits,
         stop: &control.stop,
         ponder: &control.ponder,
-        nodes: (0..workers.len()).map(|_| AtomicU64::new(0)).collect(),
+        nodes: (0..workers.len()).map(|_| Padded(AtomicU64::new(0))).collect(),
         start: &control.start,
         plan: &control.plan,
         stop_at: AtomicU64::new(u64::MAX),

@@ -115,7 +115,9 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     TABLE[depth.clamp(1, 63) as usize][move_count.clamp(1, 63)] as i32
 }
 
-/// A search thread's private state.
+/// A search thread's private state. Workers sit side by side in a `Vec` and each writes its
+/// own fields (`nodes`) at every node: the alignment keeps them off each other's cache lines.
+#[repr(align(128))]
 pub struct Worker {
     /// Thread index (0 is the main thread, which reports and manages time).
     pub id: usize,

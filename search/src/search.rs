@@ -283,14 +283,15 @@ impl Worker {
     }
 
     /// Sets the child frame's incremental terms for `m`, before it is made.
-    #[inline]
+    #[inline(always)]
     fn prepare_child(&mut self, pos: &Position, ply: usize, m: Move, gain: Value) {
-        let (f, child) = (self.stack[ply], &mut self.stack[ply + 1]);
-        child.material = -(f.material + gain);
-        child.steps = if f.steps == VALUE_NONE {
+        let (material, steps) = (self.stack[ply].material, self.stack[ply].steps);
+        let child = &mut self.stack[ply + 1];
+        child.material = -(material + gain);
+        child.steps = if steps == VALUE_NONE {
             VALUE_NONE
         } else {
-            eval::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| f.steps + d)
+            eval::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| steps + d)
         };
     }
 

@@ -285,14 +285,16 @@ impl Worker {
     /// Sets the child frame's incremental terms for `m`, before it is made.
     #[inline(always)]
     fn prepare_child(&mut self, pos: &Position, ply: usize, m: Move, gain: Value) {
-        let (material, steps) = (self.stack[ply].material, self.stack[ply].steps);
+        let mut steps = self.stack[ply].steps;
+        if steps == VALUE_NONE {
+            // Computed once here rather than afresh in each child that evaluates.
+            steps = eval::step_pressure(pos);
+            self.stack[ply].steps = steps;
+        }
+        let material = self.stack[ply].material;
         let child = &mut self.stack[ply + 1];
         child.material = -(material + gain);
-        child.steps = if steps == VALUE_NONE {
-            VALUE_NONE
-        } else {
-            eval::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| steps + d)
-        };
+        child.steps = eval::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| steps + d);
     }
 
     fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {

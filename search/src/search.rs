@@ -502,6 +502,8 @@ impl Worker {
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
             self.prepare_child(pos, ply, m, gain);
+            // The child probes the table first thing: start the (likely) cache miss now.
+            shared.tt.prefetch(pos.key_after(m));
             pos.do_move(m);
             // No check extension: shogi checks come in long chains (drops), and a blanket
             // extension explodes the tree; checks are instead reduced less.
@@ -726,6 +728,8 @@ impl Worker {
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
             self.prepare_child(pos, ply, m, gain);
+            // The child probes the table first thing: start the (likely) cache miss now.
+            shared.tt.prefetch(pos.key_after(m));
             pos.do_move(m);
             let v = -self.qsearch(pos, shared, -beta, -alpha, ply + 1, pv_node);
             pos.undo_move(m);

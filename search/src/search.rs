@@ -502,9 +502,10 @@ impl Worker {
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
             self.prepare_child(pos, ply, m, gain);
-            // The child probes the table first thing: start the (likely) cache miss now.
-            shared.tt.prefetch(pos.key_after(m));
             pos.do_move(m);
+            // The child probes the table after its rule checks: start the (likely) cache miss
+            // now. (Hashing the move beforehand with `key_after` cost 2% more instructions.)
+            shared.tt.prefetch(pos.key());
             // No check extension: shogi checks come in long chains (drops), and a blanket
             // extension explodes the tree; checks are instead reduced less.
             let new_depth = depth - 1;
@@ -728,9 +729,10 @@ impl Worker {
             self.stack[ply].current_move = m;
             self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
             self.prepare_child(pos, ply, m, gain);
-            // The child probes the table first thing: start the (likely) cache miss now.
-            shared.tt.prefetch(pos.key_after(m));
             pos.do_move(m);
+            // The child probes the table after its rule checks: start the (likely) cache miss
+            // now. (Hashing the move beforehand with `key_after` cost 2% more instructions.)
+            shared.tt.prefetch(pos.key());
             let v = -self.qsearch(pos, shared, -beta, -alpha, ply + 1, pv_node);
             pos.undo_move(m);
             if shared.stopped() {

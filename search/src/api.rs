@@ -261,6 +261,12 @@ impl Searcher {
         }
     }
 
+    /// Maps the whole hash table into memory now: `bench` calls it after `clear`, so that the
+    /// kernel zeroing the fresh table's pages (one page fault each) is not timed as search.
+    pub fn touch_table(&self) {
+        self.tt.touch();
+    }
+
     /// Starts searching `pos` (a position with its game history) in the background. `on_done`
     /// is called exactly once; under `infinite` or `ponder` not before `stop`/`ponderhit`.
     pub fn start(&mut self, pos: Position, limits: Limits, on_info: InfoSink, on_done: DoneSink) {

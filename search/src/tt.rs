@@ -105,6 +105,17 @@ impl TranspositionTable {
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
+    /// Writes into every memory page of the table (values unchanged), so that a fresh table's
+    /// pages are mapped now rather than by page faults during the next search.
+    pub fn touch(&self) {
+        let per_page = (4096 / std::mem::size_of::<Bucket>()).max(1);
+        for b in self.buckets.iter().step_by(per_page) {
+            // A store, not an idempotent read-modify-write, which the compiler makes a load.
+            let e = &b.entries[0].data;
+            e.store(e.load(Relaxed), Relaxed);
+        }
+    }
+
     /// Size in MiB.
     pub fn size_mb(&self) -> usize {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20

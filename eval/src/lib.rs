@@ -1,16 +1,21 @@
 //! Kaname's static evaluation: material on the board and in hand (Apery's values), kept
-//! incrementally by the search through `move_gain`, plus a small positional term (`positional`)
-//! computed per node: how hard each side's pieces press on the enemy king's surroundings and
-//! guard their own (the idea of YaneuraOu's material-level "effect near the king" terms), and
-//! where the kings stand. The interface is deliberately narrow (`evaluate`, `material`,
-//! `positional`, `move_gain`) so a stronger evaluation can replace it.
+//! incrementally by the search through `move_gain`, plus a small positional term (`positional`):
+//! how hard each side's pieces press on the enemy king's surroundings and guard their own (the
+//! idea of YaneuraOu's material-level "effect near the king" terms), and where the kings stand.
+//! Its step-piece part is kept incrementally too (`step_pressure_delta`); the sliding part is
+//! computed per node. The interface is deliberately narrow (`evaluate`, `material`,
+//! `positional` and its two parts, `move_gain`) so a stronger evaluation can replace it.
 
 #![deny(missing_docs)]
 
+mod wide;
+
 use engine::attacks::{
-    attacks_of, gold_attacks, king_attacks, knight_attacks, lance_attacks, pawn_attacks, silver_attacks,
+    bishop_attacks, bishop_pseudo, forward_ray, gold_attacks, king_attacks, knight_attacks, lance_attacks,
+    pawn_attacks, rook_attacks, rook_pseudo, silver_attacks,
 };
 use engine::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
+use wide::{step, wide, Wide};
 
 /// An evaluation in centipawn-like units (a pawn is 90).
 pub type Value = i32;
@@ -112,49 +117,166 @@ pub mod weights {
 
 /// The positional term from Black's point of view (material excluded).
 pub fn positional(pos: &Position) -> Value {
-    let occ = pos.occupied();
-    let mut v = 0;
-    for c in Color::ALL {
-        let own_king = pos.king_square(c);
-        let enemy_king = pos.king_square(!c);
-        let near_enemy = king_attacks(enemy_king);
-        let ring_enemy = OUTER_RING[enemy_king.index()];
-        let near_own = king_attacks(own_king);
-        let mut s = weights::KING_RANK[own_king.relative_rank(c) as usize];
-        let zones = near_enemy | ring_enemy | near_own;
-        let mut count = |att: Bitboard| {
-            let att = att & zones;
-            if att.any() {
-                s += weights::ATTACK_NEAR * (att & near_enemy).count() as Value
-                    + weights::ATTACK_RING * (att & ring_enemy).count() as Value
-                    + weights::DEFEND_NEAR * (att & near_own).count() as Value;
-            }
-        };
-        // One loop per kind, so each uses its attack function directly.
-        for sq in pos.pieces(c, PieceType::Pawn) {
-            count(pawn_attacks(c, sq));
-        }
-        for sq in pos.pieces(c, PieceType::Lance) {
-            count(lance_attacks(c, sq, occ));
-        }
-        for sq in pos.pieces(c, PieceType::Knight) {
-            count(knight_attacks(c, sq));
-        }
-        for sq in pos.pieces(c, PieceType::Silver) {
-            count(silver_attacks(c, sq));
-        }
-        for sq in pos.golds() & pos.pieces_of(c) {
-            count(gold_attacks(c, sq));
-        }
-        for sq in pos.bishops_horses() & pos.pieces_of(c) {
-            count(attacks_of(c, pos.piece_on(sq).kind(), sq, occ));
-        }
-        for sq in pos.rooks_dragons() & pos.pieces_of(c) {
-            count(attacks_of(c, pos.piece_on(sq).kind(), sq, occ));
-        }
-        v += if c == Color::Black { s } else { -s };
+    step_pressure(pos) + slider_pressure(pos)
+}
+
+/// Attacked-square counts of one side in the three king zones.
+#[derive(Default)]
+struct ZoneCounts {
+    near_enemy: i32,
+    ring_enemy: i32,
+    near_own: i32,
+}
+
+impl ZoneCounts {
+    /// The weighted sum of the counts.
+    #[inline(always)]
+    fn value(&self) -> Value {
+        weights::ATTACK_NEAR * self.near_enemy
+            + weights::ATTACK_RING * self.ring_enemy
+            + weights::DEFEND_NEAR * self.near_own
     }
-    v
+}
+
+/// The part of the positional term that depends only on where the kings and the step pieces
+/// stand, not on the occupancy: king placement plus the zone counts of the one-step attacks
+/// (pawns, knights, silvers, golds and promoted minors, and the steps horses and dragons add to
+/// their slides). From Black's point of view. The search keeps it incrementally with
+/// `step_pressure_delta`.
+pub fn step_pressure(pos: &Position) -> Value {
+    side_step_pressure(pos, Color::Black) - side_step_pressure(pos, Color::White)
+}
+
+/// The rest of the positional term: the zone counts of the sliding attacks of lances,
+/// bishops and rooks (horses and dragons included), which depend on the occupancy. From
+/// Black's point of view.
+pub fn slider_pressure(pos: &Position) -> Value {
+    side_slider_pressure(pos, Color::Black) - side_slider_pressure(pos, Color::White)
+}
+
+/// How much `m` changes `step_pressure` (to be called before the move is made), or `None`
+/// for a king move, after which the zones move and the term must be computed afresh.
+#[inline]
+pub fn step_pressure_delta(pos: &Position, m: Move) -> Option<Value> {
+    let after = m.piece_after();
+    if m.is_drop() {
+        return Some(step_contribution(pos, after, m.to()));
+    }
+    if after.kind() == PieceType::King {
+        return None;
+    }
+    let mut d = step_contribution(pos, after, m.to()) - step_contribution(pos, pos.piece_on(m.from()), m.from());
+    let captured = pos.piece_on(m.to());
+    if !captured.is_empty() {
+        d -= step_contribution(pos, captured, m.to());
+    }
+    Some(d)
+}
+
+/// What the one-step attacks of piece `pc` on `sq` add to `step_pressure` (Black's view).
+#[inline(always)]
+fn step_contribution(pos: &Position, pc: Piece, sq: Square) -> Value {
+    let c = pc.color();
+    let att = match pc.kind() {
+        PieceType::Pawn => pawn_attacks(c, sq),
+        PieceType::Knight => knight_attacks(c, sq),
+        PieceType::Silver => silver_attacks(c, sq),
+        PieceType::Lance | PieceType::Bishop | PieceType::Rook | PieceType::King => return 0,
+        // The steps a horse or dragon adds to its slides (see `side_step_pressure`).
+        PieceType::Horse => king_attacks(sq) & rook_pseudo(sq),
+        PieceType::Dragon => king_attacks(sq) & bishop_pseudo(sq),
+        _ => gold_attacks(c, sq),
+    };
+    let near_enemy = king_attacks(pos.king_square(!c));
+    let ring_enemy = OUTER_RING[pos.king_square(!c).index()];
+    let near_own = king_attacks(pos.king_square(c));
+    if (att & (near_enemy | ring_enemy | near_own)).is_empty() {
+        return 0;
+    }
+    let v = ZoneCounts {
+        near_enemy: (att & near_enemy).count() as i32,
+        ring_enemy: (att & ring_enemy).count() as i32,
+        near_own: (att & near_own).count() as i32,
+    }
+    .value();
+    if c == Color::Black {
+        v
+    } else {
+        -v
+    }
+}
+
+/// One side's king placement and the zone counts of its one-step attacks. The counts only add
+/// up, so they are taken a direction at a time (all pieces with that step shifted at once);
+/// horses and dragons count as a bishop or rook (in `side_slider_pressure`) plus the steps
+/// the slide lacks, disjoint from it.
+#[inline(always)]
+fn side_step_pressure(pos: &Position, c: Color) -> Value {
+    let own_king = pos.king_square(c);
+    let enemy_king = pos.king_square(!c);
+    let (ne, re, no) =
+        (wide(king_attacks(enemy_king)), wide(OUTER_RING[enemy_king.index()]), wide(king_attacks(own_king)));
+    let mut n = ZoneCounts::default();
+    let mut add = |set: Wide| {
+        n.near_enemy += wide::count(set & ne);
+        n.ring_enemy += wide::count(set & re);
+        n.near_own += wide::count(set & no);
+    };
+    let pawns = wide(pos.pieces(c, PieceType::Pawn));
+    let knights = wide(pos.pieces(c, PieceType::Knight));
+    let silvers = wide(pos.pieces(c, PieceType::Silver));
+    let golds = wide(pos.golds() & pos.pieces_of(c));
+    let horses = wide(pos.pieces(c, PieceType::Horse));
+    let dragons = wide(pos.pieces(c, PieceType::Dragon));
+    // Forward is towards rank a for Black.
+    let f = if c == Color::Black { -1 } else { 1 };
+    add(step(pawns | silvers | golds | horses, 0, f));
+    for df in [-1, 1] {
+        add(step(silvers | golds | dragons, df, f));
+        add(step(golds | horses, df, 0));
+        add(step(silvers | dragons, df, -f));
+        add(step(knights, df, 2 * f));
+    }
+    add(step(golds | horses, 0, -f));
+    weights::KING_RANK[own_king.relative_rank(c) as usize] + n.value()
+}
+
+/// One side's zone counts of sliding attacks. A slider whose attacks on an empty board miss
+/// the zones is skipped without looking at the occupancy.
+#[inline(always)]
+fn side_slider_pressure(pos: &Position, c: Color) -> Value {
+    let enemy_king = pos.king_square(!c);
+    let near_enemy = king_attacks(enemy_king);
+    let ring_enemy = OUTER_RING[enemy_king.index()];
+    let near_own = king_attacks(pos.king_square(c));
+    let zones = near_enemy | ring_enemy | near_own;
+    let occ = pos.occupied();
+    let mut n = ZoneCounts::default();
+    let mut add = |att: Bitboard| {
+        let att = att & zones;
+        if att.any() {
+            n.near_enemy += (att & near_enemy).count() as i32;
+            n.ring_enemy += (att & ring_enemy).count() as i32;
+            n.near_own += (att & near_own).count() as i32;
+        }
+    };
+    let ours = pos.pieces_of(c);
+    for sq in pos.pieces(c, PieceType::Lance) {
+        if (forward_ray(c, sq) & zones).any() {
+            add(lance_attacks(c, sq, occ));
+        }
+    }
+    for sq in pos.bishops_horses() & ours {
+        if (bishop_pseudo(sq) & zones).any() {
+            add(bishop_attacks(sq, occ));
+        }
+    }
+    for sq in pos.rooks_dragons() & ours {
+        if (rook_pseudo(sq) & zones).any() {
+            add(rook_attacks(sq, occ));
+        }
+    }
+    n.value()
 }
 
 /// The static evaluation from the side to move's point of view.
@@ -226,6 +348,89 @@ mod tests {
             let b = Position::from_sfen(&flipped(sfen)).unwrap();
             assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {}", flipped(sfen));
             assert_ne!(positional(&a), 0);
+        }
+    }
+
+    /// The positional term as first written: piece by piece, each piece's full attack set.
+    fn reference_positional(pos: &Position) -> Value {
+        use engine::attacks::attacks_of;
+        let occ = pos.occupied();
+        let mut v = 0;
+        for c in Color::ALL {
+            let own_king = pos.king_square(c);
+            let enemy_king = pos.king_square(!c);
+            let near_enemy = king_attacks(enemy_king);
+            let ring_enemy = OUTER_RING[enemy_king.index()];
+            let near_own = king_attacks(own_king);
+            let mut s = weights::KING_RANK[own_king.relative_rank(c) as usize];
+            for sq in pos.pieces_of(c) & !pos.pieces(c, PieceType::King) {
+                let att = attacks_of(c, pos.piece_on(sq).kind(), sq, occ);
+                s += weights::ATTACK_NEAR * (att & near_enemy).count() as Value
+                    + weights::ATTACK_RING * (att & ring_enemy).count() as Value
+                    + weights::DEFEND_NEAR * (att & near_own).count() as Value;
+            }
+            v += if c == Color::Black { s } else { -s };
+        }
+        v
+    }
+
+    #[test]
+    fn positional_matches_the_piece_by_piece_count() {
+        // Random games from varied positions reach promoted pieces, kings in the open and
+        // crowded castles alike.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for sfen in [
+            engine::START_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+        ] {
+            for _ in 0..20 {
+                let mut pos = Position::from_sfen(sfen).unwrap();
+                for _ in 0..60 {
+                    assert_eq!(positional(&pos), reference_positional(&pos), "{}", pos.to_sfen());
+                    let mut list = engine::MoveList::new();
+                    engine::generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.do_move(list.as_slice()[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn step_pressure_delta_matches_recomputation() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for sfen in [
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        ] {
+            for _ in 0..30 {
+                let mut pos = Position::from_sfen(sfen).unwrap();
+                for _ in 0..60 {
+                    let mut list = engine::MoveList::new();
+                    engine::generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = list.as_slice()[(seed % list.len() as u64) as usize];
+                    let before = step_pressure(&pos);
+                    let delta = step_pressure_delta(&pos, m);
+                    pos.do_move(m);
+                    assert_eq!(delta.is_none(), m.piece_after().kind() == PieceType::King);
+                    if let Some(d) = delta {
+                        assert_eq!(before + d, step_pressure(&pos), "{}", pos.to_sfen());
+                    }
+                }
+            }
         }
     }
 

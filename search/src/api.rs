@@ -1,6 +1,7 @@
 //! The interface the USI front end drives: `Searcher` runs searches in the background and
 //! reports through callbacks.
 
+use crate::padded::Padded;
 use crate::search::Worker;
 use crate::thread::{self, Shared};
 use crate::timeman::TimePlan;
@@ -260,6 +261,12 @@ impl Searcher {
         }
     }
 
+    /// Maps the whole hash table into memory now: `bench` calls it after `clear`, so that the
+    /// kernel zeroing the fresh table's pages (one page fault each) is not timed as search.
+    pub fn touch_table(&self) {
+        self.tt.touch();
+    }
+
     /// Starts searching `pos` (a position with its game history) in the background. `on_done`
     /// is called exactly once; under `infinite` or `ponder` not before `stop`/`ponderhit`.
     pub fn start(&mut self, pos: Position, limits: Limits, on_info: InfoSink, on_done: DoneSink) {
@@ -396,7 +403,7 @@ fn search_root(
         limits,
         stop: &control.stop,
         ponder: &control.ponder,
-        nodes: (0..workers.len()).map(|_| AtomicU64::new(0)).collect(),
+        nodes: (0..workers.len()).map(|_| Padded(AtomicU64::new(0))).collect(),
         start: &control.start,
         plan: &control.plan,
         stop_at: AtomicU64::new(u64::MAX),

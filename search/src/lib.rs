@@ -10,6 +10,7 @@ mod api;
 mod history;
 mod mate;
 mod movepick;
+mod padded;
 mod search;
 mod thread;
 mod timeman;

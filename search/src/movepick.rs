@@ -74,9 +74,12 @@ pub struct MovePicker {
     pub skip_quiets: bool,
     /// Quiets scoring below this are left unsorted (they are rarely reached).
     sort_limit: i32,
-    /// Per kind, the squares from which it would check the enemy king; and our pieces whose
-    /// move could uncover a check. Computed on first use.
-    check_squares: Option<([Bitboard; 16], Bitboard)>,
+    /// Whether `check_squares` and `discoverers` are computed (on first use).
+    check_info: bool,
+    /// Per kind, the squares from which it would check the enemy king.
+    check_squares: [Bitboard; 16],
+    /// Our pieces whose move could uncover a check.
+    discoverers: Bitboard,
 }
 
 /// Orders the quiets: moves scoring at least `limit` first, best first; the rest stay in
@@ -135,7 +138,9 @@ impl MovePicker {
             bad_cur: 0,
             skip_quiets: false,
             sort_limit,
-            check_squares: None,
+            check_info: false,
+            check_squares: [Bitboard::EMPTY; 16],
+            discoverers: Bitboard::EMPTY,
         }
     }
 
@@ -245,22 +250,29 @@ impl MovePicker {
 
     /// Whether quiet `m` gives check, testing first whether its destination is a checking
     /// square for its kind (computed once per node): most pruned quiets fail that at once.
+    #[inline]
     fn checks(&mut self, pos: &Position, m: Move) -> bool {
-        let (squares, discoverers) = *self.check_squares.get_or_insert_with(|| {
-            let us = pos.side_to_move();
-            let ksq = pos.king_square(!us);
-            let occ = pos.occupied();
-            let mut t = [Bitboard::EMPTY; 16];
-            for pt in PieceType::ALL {
-                t[pt.index()] = engine::attacks::attacks_of(!us, pt, ksq, occ);
-            }
-            (t, pos.blockers_for_king(!us) & pos.pieces_of(us))
-        });
-        let direct = squares[m.piece_after().kind().index()].contains(m.to());
+        if !self.check_info {
+            self.fill_check_info(pos);
+        }
+        // Read in place: copying the 256-byte table per quiet cost more than the test.
+        let direct = self.check_squares[m.piece_after().kind().index()].contains(m.to());
         if m.is_drop() {
             return direct;
         }
-        (direct || discoverers.contains(m.from())) && pos.gives_check(m)
+        (direct || self.discoverers.contains(m.from())) && pos.gives_check(m)
+    }
+
+    #[cold]
+    fn fill_check_info(&mut self, pos: &Position) {
+        let us = pos.side_to_move();
+        let ksq = pos.king_square(!us);
+        let occ = pos.occupied();
+        for pt in PieceType::ALL {
+            self.check_squares[pt.index()] = engine::attacks::attacks_of(!us, pt, ksq, occ);
+        }
+        self.discoverers = pos.blockers_for_king(!us) & pos.pieces_of(us);
+        self.check_info = true;
     }
 
     fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {

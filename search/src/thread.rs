@@ -2,6 +2,7 @@
 //! transposition table; the main thread reports, watches the clock and stops the others; the
 //! move played comes from a vote weighted by score and completed depth.
 
+use crate::padded::Padded;
 use crate::search::Worker;
 use crate::timeman::TimePlan;
 use crate::tt::{Bound as TtBound, TranspositionTable};
@@ -12,7 +13,9 @@ use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-/// State shared by the threads of one search.
+/// State shared by the threads of one search. Read at every node by every thread; aligned so
+/// that nothing a thread writes often (the main thread's stack) shares its cache lines.
+#[repr(align(128))]
 pub struct Shared<'a> {
     /// The transposition table.
     pub tt: &'a TranspositionTable,
@@ -24,8 +27,8 @@ pub struct Shared<'a> {
     pub stop: &'a AtomicBool,
     /// Set while pondering: the clock does not run.
     pub ponder: &'a AtomicBool,
-    /// Nodes per thread, published every 1024 nodes.
-    pub nodes: Vec<AtomicU64>,
+    /// Nodes per thread, published every 1024 nodes, each on its own cache lines.
+    pub nodes: Vec<Padded<AtomicU64>>,
     /// When the clock started (reset by `ponderhit`).
     pub start: &'a Mutex<Instant>,
     /// The time plan (replaced by `ponderhit` with new times).
@@ -176,10 +179,14 @@ pub fn run(workers: &mut [Worker], pos: &Position, root_moves: &[Move], shared: 
     let (main, helpers) = workers.split_first_mut().expect("at least one worker");
     std::thread::scope(|s| {
         for w in helpers.iter_mut() {
-            let mut p = pos.clone();
             std::thread::Builder::new()
                 .stack_size(64 << 20)
-                .spawn_scoped(s, move || w.iterate(&mut p, shared))
+                .spawn_scoped(s, move || {
+                    // Cloned by the helper itself, so its position and state stack live in its
+                    // own memory, not next to the main thread's.
+                    let mut p = pos.clone();
+                    w.iterate(&mut p, shared)
+                })
                 .expect("spawn search thread");
         }
         let mut p = pos.clone();

@@ -105,6 +105,17 @@ impl TranspositionTable {
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
+    /// Writes into every memory page of the table (values unchanged), so that a fresh table's
+    /// pages are mapped now rather than by page faults during the next search.
+    pub fn touch(&self) {
+        let per_page = (4096 / std::mem::size_of::<Bucket>()).max(1);
+        for b in self.buckets.iter().step_by(per_page) {
+            // A store, not an idempotent read-modify-write, which the compiler makes a load.
+            let e = &b.entries[0].data;
+            e.store(e.load(Relaxed), Relaxed);
+        }
+    }
+
     /// Size in MiB.
     pub fn size_mb(&self) -> usize {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
@@ -118,6 +129,27 @@ impl TranspositionTable {
     fn bucket(&self, key: u64) -> &Bucket {
         let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
+    }
+
+    /// Starts loading `key`'s bucket into the cache: a hint, with no effect on any result.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // A bucket is 64 bytes but need not start a cache line (the zeroed allocation is
+            // only 16-byte aligned, and aligning it would make the allocator write every page):
+            // fetch the lines of its first and last bytes.
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch never faults nor changes memory; both addresses lie in the
+            // bucket, inside the table.
+            unsafe {
+                _mm_prefetch(p, _MM_HINT_T0);
+                _mm_prefetch(p.add(std::mem::size_of::<Bucket>() - 1), _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks `key` up.

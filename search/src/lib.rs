@@ -18,4 +18,7 @@ mod tt;
 mod types;
 
 pub use api::*;
-pub use mate::{mate_in_1, solve_mate, solve_mate_nodes, solve_mate_nodes_or_stop, verify_line, MateProgress, MateReport, MateResult};
+pub use mate::{
+    mate_in_1, solve_mate, solve_mate_nodes, solve_mate_nodes_or_stop, verify_line, MateProgress, MateReport,
+    MateResult,
+};

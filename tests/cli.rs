@@ -39,6 +39,11 @@ fn perft_command() {
     assert!(s.contains("Nodes searched: 207"), "{s}");
     assert_eq!(kaname(&["perft"]).status.code(), Some(2));
     assert_eq!(kaname(&["perft", "2", "bad sfen"]).status.code(), Some(2));
+    // The generating count of the last ply gives the same numbers as the popcount one.
+    let s = stdout(&kaname(&["perft", "3", "--generate"]));
+    assert!(s.contains("Nodes searched: 25470"), "{s}");
+    let s = stdout(&kaname(&["perft", "3", "--generate", "7lk/9/8S/9/9/9/9/7L1/8K", "b", "P", "1"]));
+    assert!(s.contains("Nodes searched: 10786"), "{s}");
 }
 
 fn check_go_output(s: &str, pos: &engine::Position) {

@@ -8,6 +8,7 @@ move over --budget ms with the last `info` line before it.
 import argparse
 import glob
 import os
+import statistics
 
 
 def main():
@@ -41,6 +42,10 @@ def main():
         if xs:
             print("%s %s: n=%d avg=%.0f ms max=%.0f ms over %.0f ms: %d"
                   % (a.engine, label, len(xs), sum(xs) / len(xs), max(xs), a.budget, sum(x > a.budget for x in xs)))
+            q = statistics.quantiles(xs, n=10) if len(xs) >= 10 else None
+            if q:
+                print("  median %.0f ms, 10th percentile %.0f ms, 90th %.0f ms; under half the budget: %d"
+                      % (statistics.median(xs), q[0], q[-1], sum(x < a.budget / 2 for x in xs)))
     for o in over:
         print("  over budget: %s move %d: %d ms; last info: %s" % o)
 

@@ -374,64 +374,58 @@ mod tests {
         v
     }
 
-    #[test]
-    fn positional_matches_the_piece_by_piece_count() {
-        // Random games from varied positions reach promoted pieces, kings in the open and
-        // crowded castles alike.
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for sfen in [
-            engine::START_SFEN,
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
-            "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
-        ] {
-            for _ in 0..20 {
-                let mut pos = Position::from_sfen(sfen).unwrap();
-                for _ in 0..60 {
-                    assert_eq!(positional(&pos), reference_positional(&pos), "{}", pos.to_sfen());
-                    let mut list = engine::MoveList::new();
-                    engine::generate_legal(&pos, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.do_move(list.as_slice()[(seed % list.len() as u64) as usize]);
-                }
-            }
-        }
-    }
+    /// Busy positions to start random games from.
+    const PLAYOUT_STARTS: [&str; 4] = [
+        engine::START_SFEN,
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+    ];
 
-    #[test]
-    fn step_pressure_delta_matches_recomputation() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for sfen in [
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
-        ] {
-            for _ in 0..30 {
+    /// Seeded random playouts of up to 60 plies, `games` from each start: `visit` sees each
+    /// position and the move about to be played from it (`None` when the playout ends there).
+    /// They reach promoted pieces, kings in the open and crowded castles alike.
+    fn playouts(games: usize, mut visit: impl FnMut(&Position, Option<engine::Move>)) {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for sfen in PLAYOUT_STARTS {
+            for _ in 0..games {
                 let mut pos = Position::from_sfen(sfen).unwrap();
                 for _ in 0..60 {
                     let mut list = engine::MoveList::new();
                     engine::generate_legal(&pos, &mut list);
                     if list.is_empty() {
+                        visit(&pos, None);
                         break;
                     }
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
                     let m = list.as_slice()[(seed % list.len() as u64) as usize];
-                    let before = step_pressure(&pos);
-                    let delta = step_pressure_delta(&pos, m);
+                    visit(&pos, Some(m));
                     pos.do_move(m);
-                    assert_eq!(delta.is_none(), m.piece_after().kind() == PieceType::King);
-                    if let Some(d) = delta {
-                        assert_eq!(before + d, step_pressure(&pos), "{}", pos.to_sfen());
-                    }
                 }
             }
         }
+    }
+
+    #[test]
+    fn positional_matches_the_piece_by_piece_count() {
+        playouts(20, |pos, _| assert_eq!(positional(pos), reference_positional(pos), "{}", pos.to_sfen()));
+    }
+
+    #[test]
+    fn step_pressure_delta_matches_recomputation() {
+        playouts(30, |pos, m| {
+            let Some(m) = m else { return };
+            let before = step_pressure(pos);
+            let delta = step_pressure_delta(pos, m);
+            let mut after = pos.clone();
+            after.do_move(m);
+            assert_eq!(delta.is_none(), m.piece_after().kind() == PieceType::King);
+            if let Some(d) = delta {
+                assert_eq!(before + d, step_pressure(&after), "{}", after.to_sfen());
+            }
+        });
     }
 
     #[test]

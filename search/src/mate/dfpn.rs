@@ -52,6 +52,12 @@ pub struct Outcome {
     pub proof: u32,
 }
 
+impl Outcome {
+    /// Disproved at every length, depending on no ancestor.
+    const NO_MATE: Outcome =
+        Outcome { pn: INF, dn: 0, mate_len: INF_DEPTH, nomate: INF_DEPTH, taint: NO_TAINT, proof: 0 };
+}
+
 #[derive(Clone, Copy)]
 struct Child {
     mv: Move,
@@ -237,14 +243,7 @@ impl<'a> Solver<'a> {
                 }
             }
             if children.iter().all(|c| c.dn == 0 && c.taint == NO_TAINT && c.nomate == INF_DEPTH) {
-                return Some(Outcome {
-                    pn: INF,
-                    dn: 0,
-                    mate_len: INF_DEPTH,
-                    nomate: INF_DEPTH,
-                    taint: NO_TAINT,
-                    proof: 0,
-                });
+                return Some(Outcome::NO_MATE);
             }
             return None;
         }
@@ -276,14 +275,7 @@ impl<'a> Solver<'a> {
                 c.dn = 0;
                 c.nomate = INF_DEPTH;
                 self.tt.store(key, hand.bits(), INF, 0, INF_DEPTH, Some(INF_DEPTH), 1);
-                return Some(Outcome {
-                    pn: INF,
-                    dn: 0,
-                    mate_len: INF_DEPTH,
-                    nomate: INF_DEPTH,
-                    taint: NO_TAINT,
-                    proof: 0,
-                });
+                return Some(Outcome::NO_MATE);
             } else {
                 all_mated = false;
                 break;

@@ -91,28 +91,7 @@ impl After {
     /// cheap step pieces first.
     #[inline(always)]
     fn others_attack(&self, pos: &Position, sq: Square, occ: Bitboard) -> bool {
-        let them = !self.us;
-        let own = self.others;
-        if ((pawn_attacks(them, sq) & pos.pieces_of_type(PieceType::Pawn))
-            | (knight_attacks(them, sq) & pos.pieces_of_type(PieceType::Knight))
-            | (silver_attacks(them, sq) & pos.pieces_of_type(PieceType::Silver))
-            | (gold_attacks(them, sq) & pos.golds())
-            | (king_attacks(sq) & pos.kings_horses_dragons()))
-            & own
-            != Bitboard::EMPTY
-        {
-            return true;
-        }
-        let bishops = pos.bishops_horses() & own;
-        if (bishop_pseudo(sq) & bishops).any() && (bishop_attacks(sq, occ) & bishops).any() {
-            return true;
-        }
-        let rooks = pos.rooks_dragons() & own;
-        if (rook_pseudo(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any() {
-            return true;
-        }
-        let lances = pos.pieces_of_type(PieceType::Lance) & own;
-        (forward_ray(them, sq) & lances).any() && (lance_attacks(them, sq, occ) & lances).any()
+        pos.is_attacked_by(self.us, self.others, sq, occ)
     }
 }
 

@@ -305,8 +305,14 @@ impl Position {
     /// Whether any piece of colour `c` attacks `sq`; cheap step pieces are tried first.
     #[inline]
     pub fn is_attacked(&self, c: Color, sq: Square, occupied: Bitboard) -> bool {
+        self.is_attacked_by(c, self.by_color[c.index()], sq, occupied)
+    }
+
+    /// Whether any of `own` (pieces of colour `c`, say all but one that is about to move)
+    /// attacks `sq` given the occupancy; cheap step pieces are tried first.
+    #[inline(always)]
+    pub fn is_attacked_by(&self, c: Color, own: Bitboard, sq: Square, occupied: Bitboard) -> bool {
         let them = !c;
-        let own = self.by_color[c.index()];
         if ((pawn_attacks(them, sq) & self.by_type[PieceType::Pawn.index()])
             | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
             | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])

@@ -340,6 +340,10 @@ impl Position {
     /// square, the enemy's step attacks are gathered once: the pawns' in one shift, the other
     /// step pieces' only for the few standing near the king.
     pub fn king_flights(&self, c: Color, targets: Bitboard) -> Bitboard {
+        // Common when generating captures: no enemy piece next to the king.
+        if targets.is_empty() {
+            return Bitboard::EMPTY;
+        }
         if c == Color::Black {
             self.king_flights_of::<true>(targets)
         } else {
@@ -401,6 +405,22 @@ impl Position {
         blockers
     }
 
+    /// `c`'s blockers after `m` was played, given those before (`prev`). A move that neither
+    /// leaves nor lands on a line through `c`'s king (and is not that king's move) changes
+    /// neither the occupancy of those lines nor the sliders on them, so the blockers stay.
+    #[inline(always)]
+    fn blockers_after(&self, c: Color, m: Move, prev: Bitboard) -> Bitboard {
+        let ksq = self.king_sq[c.index()];
+        let lines = rook_pseudo(ksq) | bishop_pseudo(ksq);
+        let touched =
+            if m.is_drop() { Bitboard::from_square(m.to()) } else { Bitboard::from_square(m.to()) | m.from() };
+        if (lines & touched).is_empty() && m.piece_after() != Piece::new(c, PieceType::King) {
+            prev
+        } else {
+            self.compute_blockers(c)
+        }
+    }
+
     // ---- making and unmaking moves ----
 
     /// Plays a legal move. `m` must be legal here (from the generator or `parse_usi_move`).
@@ -442,7 +462,10 @@ impl Position {
         st.checkers = self.checkers_after(m, prev.blockers[them.index()]);
         st.continuous_check[us.index()] =
             if st.checkers.any() { prev.continuous_check[us.index()].saturating_add(2) } else { 0 };
-        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+        st.blockers = [
+            self.blockers_after(Color::Black, m, prev.blockers[0]),
+            self.blockers_after(Color::White, m, prev.blockers[1]),
+        ];
         st.hand = self.hands[them.index()];
         self.states.push(st);
     }

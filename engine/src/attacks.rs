@@ -375,6 +375,13 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
 /// Squares a piece of colour `c` and kind `pt` on `sq` attacks given the occupancy.
 #[inline]
 pub fn attacks_of(c: Color, pt: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
+    piece_attacks(c, pt, sq, occupied)
+}
+
+/// `attacks_of`, always inlined: for callers whose `pt` (and `c`) are constants, so that the
+/// dispatch on the kind disappears.
+#[inline(always)]
+pub fn piece_attacks(c: Color, pt: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
     match pt {
         PieceType::Pawn => pawn_attacks(c, sq),
         PieceType::Lance => lance_attacks(c, sq, occupied),

@@ -18,7 +18,31 @@ pub enum GenKind {
 
 /// Appends the legal moves of the given kind to `list`. In check these are evasions.
 pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
-    let us = pos.side_to_move();
+    // One copy per kind and colour: the kind's targets and the colour's table rows become
+    // constants, and each piece kind's attack lookup is inlined.
+    match (kind, pos.side_to_move()) {
+        (GenKind::Captures, Color::Black) => generate_of::<CAPTURES, true>(pos, list),
+        (GenKind::Captures, Color::White) => generate_of::<CAPTURES, false>(pos, list),
+        (GenKind::Quiets, Color::Black) => generate_of::<QUIETS, true>(pos, list),
+        (GenKind::Quiets, Color::White) => generate_of::<QUIETS, false>(pos, list),
+        (GenKind::All, Color::Black) => generate_of::<ALL, true>(pos, list),
+        (GenKind::All, Color::White) => generate_of::<ALL, false>(pos, list),
+    }
+}
+
+/// `GenKind` as a const generic parameter.
+const CAPTURES: u8 = 0;
+const QUIETS: u8 = 1;
+const ALL: u8 = 2;
+
+/// `generate` for one kind (`KIND`, see the constants above) and side to move (`BLACK`).
+fn generate_of<const KIND: u8, const BLACK: bool>(pos: &Position, list: &mut MoveList) {
+    let kind = match KIND {
+        CAPTURES => GenKind::Captures,
+        QUIETS => GenKind::Quiets,
+        _ => GenKind::All,
+    };
+    let us = if BLACK { Color::Black } else { Color::White };
     let ksq = pos.king_square(us);
     let own = pos.pieces_of(us);
     let enemy = pos.pieces_of(!us);
@@ -27,7 +51,7 @@ pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
 
     let (capture_target, quiet_target) = if checkers.any() {
         if checkers.more_than_one() {
-            king_moves(pos, kind, enemy, empty, list);
+            king_moves(pos, us, kind, enemy, empty, list);
             return;
         }
         let checker = checkers.lsb();
@@ -35,32 +59,23 @@ pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
     } else {
         (enemy, empty)
     };
-    king_moves(pos, kind, enemy, empty, list);
+    king_moves(pos, us, kind, enemy, empty, list);
     let board_target = match kind {
         GenKind::Captures => capture_target,
         GenKind::Quiets => quiet_target,
         GenKind::All => capture_target | quiet_target,
     };
     let pinned = pos.pinned(us);
-    pawn_moves(pos, kind, capture_target, quiet_target, pinned, list);
+    pawn_moves(pos, us, kind, capture_target, quiet_target, pinned, list);
     let occ = pos.occupied();
-    for pt in [
-        PieceType::Lance,
-        PieceType::Knight,
-        PieceType::Silver,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Horse,
-        PieceType::Dragon,
-    ] {
-        for from in pos.pieces(us, pt) {
-            let mut t = attacks_of(us, pt, from, occ) & board_target;
-            if pinned.contains(from) {
-                t &= line(ksq, from);
-            }
-            push_board_moves(list, us, pt, from, t);
-        }
-    }
+    let at = Targets { us, ksq, occ, board_target, pinned };
+    piece_moves(pos, &at, PieceType::Lance, list);
+    piece_moves(pos, &at, PieceType::Knight, list);
+    piece_moves(pos, &at, PieceType::Silver, list);
+    piece_moves(pos, &at, PieceType::Bishop, list);
+    piece_moves(pos, &at, PieceType::Rook, list);
+    piece_moves(pos, &at, PieceType::Horse, list);
+    piece_moves(pos, &at, PieceType::Dragon, list);
     for from in pos.golds() & own {
         let mut t = gold_attacks(us, from) & board_target;
         if pinned.contains(from) {
@@ -70,9 +85,29 @@ pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
         t.for_each(|to| list.push(Move::normal(from, to, pc)));
     }
     if kind != GenKind::Captures {
-        drops(pos, quiet_target, list);
+        drops(pos, us, quiet_target, list);
     }
-    let _ = own;
+}
+
+/// What the board moves of every non-king piece share.
+struct Targets {
+    us: Color,
+    ksq: Square,
+    occ: Bitboard,
+    board_target: Bitboard,
+    pinned: Bitboard,
+}
+
+/// The board moves of `us`'s pieces of kind `pt` (not king, not gold-movers) to the targets.
+#[inline(always)]
+fn piece_moves(pos: &Position, at: &Targets, pt: PieceType, list: &mut MoveList) {
+    for from in pos.pieces(at.us, pt) {
+        let mut t = piece_attacks(at.us, pt, from, at.occ) & at.board_target;
+        if at.pinned.contains(from) {
+            t &= line(at.ksq, from);
+        }
+        push_board_moves(list, at.us, pt, from, t);
+    }
 }
 
 /// Appends every legal move.
@@ -82,8 +117,8 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
 
 /// King moves to squares the enemy does not attack (the king itself removed from the board,
 /// so it cannot hide behind itself from a slider).
-fn king_moves(pos: &Position, kind: GenKind, enemy: Bitboard, empty: Bitboard, list: &mut MoveList) {
-    let us = pos.side_to_move();
+#[inline(always)]
+fn king_moves(pos: &Position, us: Color, kind: GenKind, enemy: Bitboard, empty: Bitboard, list: &mut MoveList) {
     let ksq = pos.king_square(us);
     let target = match kind {
         GenKind::Captures => enemy,
@@ -97,15 +132,16 @@ fn king_moves(pos: &Position, kind: GenKind, enemy: Bitboard, empty: Bitboard, l
 }
 
 /// Pawn pushes, all at once by shifting the pawn bitboard one rank forward.
+#[inline(always)]
 fn pawn_moves(
     pos: &Position,
+    us: Color,
     kind: GenKind,
     capture_target: Bitboard,
     quiet_target: Bitboard,
     pinned: Bitboard,
     list: &mut MoveList,
 ) {
-    let us = pos.side_to_move();
     let ksq = pos.king_square(us);
     let pawns = pos.pieces(us, PieceType::Pawn);
     let pushed = if us == Color::Black { pawns.shift_north() } else { pawns.shift_south() };
@@ -185,8 +221,8 @@ pub fn pawn_drop_squares(pos: &Position, us: Color) -> Bitboard {
 }
 
 /// Drops onto `target` (empty squares, or interposition squares in check).
-fn drops(pos: &Position, target: Bitboard, list: &mut MoveList) {
-    let us = pos.side_to_move();
+#[inline(always)]
+fn drops(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
     let hand = pos.hand(us);
     if hand.is_empty() || target.is_empty() {
         return;

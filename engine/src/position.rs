@@ -297,9 +297,26 @@ impl Position {
             & own
     }
 
-    /// Pieces of both colours that attack `sq`, given the occupancy.
+    /// Pieces of both colours that attack `sq`, given the occupancy. The colour-blind
+    /// attackers (kings, horses, dragons, bishops, rooks) are looked up once for both sides.
+    #[inline]
     pub fn attackers_to_all(&self, sq: Square, occupied: Bitboard) -> Bitboard {
-        self.attackers_to(Color::Black, sq, occupied) | self.attackers_to(Color::White, sq, occupied)
+        // A piece of colour c attacks `sq` from the squares a piece of the other colour on `sq`
+        // would attack.
+        let by_black = (pawn_attacks(Color::White, sq) & self.by_type[PieceType::Pawn.index()])
+            | (knight_attacks(Color::White, sq) & self.by_type[PieceType::Knight.index()])
+            | (silver_attacks(Color::White, sq) & self.by_type[PieceType::Silver.index()])
+            | (gold_attacks(Color::White, sq) & self.golds())
+            | (lance_attacks(Color::White, sq, occupied) & self.by_type[PieceType::Lance.index()]);
+        let by_white = (pawn_attacks(Color::Black, sq) & self.by_type[PieceType::Pawn.index()])
+            | (knight_attacks(Color::Black, sq) & self.by_type[PieceType::Knight.index()])
+            | (silver_attacks(Color::Black, sq) & self.by_type[PieceType::Silver.index()])
+            | (gold_attacks(Color::Black, sq) & self.golds())
+            | (lance_attacks(Color::Black, sq, occupied) & self.by_type[PieceType::Lance.index()]);
+        let either = (king_attacks(sq) & self.kings_horses_dragons())
+            | (bishop_attacks(sq, occupied) & self.bishops_horses())
+            | (rook_attacks(sq, occupied) & self.rooks_dragons());
+        (by_black & self.by_color[0]) | (by_white & self.by_color[1]) | either
     }
 
     /// Whether any piece of colour `c` attacks `sq`; cheap step pieces are tried first.
@@ -571,13 +588,15 @@ impl Position {
         let ksq = self.king_sq[(!us).index()];
         let to = m.to();
         let pc = m.piece_after();
+        // A piece checks from near the king or from one of its lines; most moves land elsewhere.
+        let reach = near(ksq) | rook_pseudo(ksq) | bishop_pseudo(ksq);
         if m.is_drop() {
             let occ = self.occupied() | to;
-            return attacks_of(us, pc.kind(), to, occ).contains(ksq);
+            return reach.contains(to) && attacks_of(us, pc.kind(), to, occ).contains(ksq);
         }
         let from = m.from();
         let occ = (self.occupied() ^ from) | to;
-        if attacks_of(us, pc.kind(), to, occ).contains(ksq) {
+        if reach.contains(to) && attacks_of(us, pc.kind(), to, occ).contains(ksq) {
             return true;
         }
         // Discovered check: the mover uncovered one of our sliders aimed at their king.

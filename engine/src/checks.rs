@@ -15,12 +15,32 @@ use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType
 /// non-promotions both; never an illegal pawn-drop mate). When the side to move is itself in
 /// check, these are the evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    generate_checks_of::<false>(pos, list);
+}
+
+/// The moves of `generate_checks` that land next to the enemy king, plus the unpromoted knight
+/// moves (a knight checks from two ranks away), in the same order: the candidates of a cheap
+/// mate-in-one test, generated without producing the distant checks first.
+pub fn generate_contact_checks(pos: &Position, list: &mut MoveList) {
+    generate_checks_of::<true>(pos, list);
+}
+
+/// Whether `generate_contact_checks` keeps `m` (`near`: the squares next to the enemy king).
+#[inline(always)]
+fn is_contact(m: Move, near: Bitboard) -> bool {
+    near.contains(m.to()) || m.piece_after().kind() == PieceType::Knight
+}
+
+/// `generate_checks`, or with `CONTACT` only the moves `is_contact` keeps.
+#[inline(always)]
+fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) {
     if pos.in_check() {
         // Rare in a mate search (the root only): filter the evasions.
+        let near = king_attacks(pos.king_square(!pos.side_to_move()));
         let mut evasions = MoveList::new();
         generate(pos, GenKind::All, &mut evasions);
         for &m in evasions.iter() {
-            if pos.gives_check(m) {
+            if (!CONTACT || is_contact(m, near)) && pos.gives_check(m) {
                 list.push(m);
             }
         }
@@ -45,6 +65,8 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let bishop_sq = bishop_attacks(ksq, occ);
     let rook_sq = rook_attacks(ksq, occ);
     let king_sq = king_attacks(ksq);
+    // With CONTACT, the squares kept for moves of a piece that is not an unpromoted knight.
+    let near = if CONTACT { king_sq } else { Bitboard::ALL };
     let check_squares = |pt: PieceType| -> Bitboard {
         match pt {
             PieceType::Pawn => pawn_sq,
@@ -64,6 +86,21 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     for from in own.and_not(Bitboard::from_square(our_ksq)) {
         let pc = pos.piece_on(from);
         let pt = pc.kind();
+        // A one-step piece (neither knight nor slider) far from the king cannot land next to it.
+        if CONTACT
+            && !crate::attacks::near(ksq).contains(from)
+            && !matches!(
+                pt,
+                PieceType::Knight
+                    | PieceType::Lance
+                    | PieceType::Bishop
+                    | PieceType::Rook
+                    | PieceType::Horse
+                    | PieceType::Dragon
+            )
+        {
+            continue;
+        }
         let mut to_bb = attacks_of(us, pt, from, occ) & target;
         if pinned.contains(from) {
             to_bb &= line(our_ksq, from);
@@ -72,12 +109,20 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             continue;
         }
         let discovers = discoverers.contains(from);
+        if CONTACT {
+            if pt != PieceType::Knight {
+                to_bb &= near;
+            }
+            if to_bb.is_empty() {
+                continue;
+            }
+        }
         let plain = check_squares(pt);
-        let promo = if pt.can_promote() { check_squares(pt.promoted()) } else { Bitboard::EMPTY };
+        let promo = if pt.can_promote() { check_squares(pt.promoted()) & near } else { Bitboard::EMPTY };
         if discovers {
             // Every move off the king's line checks; moves along it need a direct check.
             let off_line = to_bb.and_not(line(ksq, from));
-            emit(list, us, pt, pc, from, off_line, off_line);
+            emit(list, us, pt, pc, from, off_line, off_line & near);
             let on_line = to_bb & line(ksq, from);
             emit(list, us, pt, pc, from, on_line & plain, on_line & promo);
         } else {
@@ -89,7 +134,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     if discoverers.contains(our_ksq) {
         let pc = Piece::new(us, PieceType::King);
         let occ_k = occ ^ our_ksq;
-        for to in (king_attacks(our_ksq) & target).and_not(line(ksq, our_ksq)) {
+        for to in (king_attacks(our_ksq) & target & near).and_not(line(ksq, our_ksq)) {
             if !pos.is_attacked(them, to, occ_k) {
                 list.push(Move::normal(our_ksq, to, pc));
             }
@@ -111,7 +156,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     if hand.has(PieceType::Lance) {
         // Lance check squares are in front of the king from our side, never on our last rank
         // unless the king stands beyond it, which cannot happen.
-        let t = lance_sq & empty & !Bitboard::far(us, 1);
+        let t = lance_sq & empty & !Bitboard::far(us, 1) & near;
         push_drops(list, Piece::new(us, PieceType::Lance), t);
     }
     if hand.has(PieceType::Knight) {
@@ -125,7 +170,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         (PieceType::Rook, rook_sq),
     ] {
         if hand.has(pt) {
-            push_drops(list, Piece::new(us, pt), sq & empty);
+            push_drops(list, Piece::new(us, pt), sq & empty & near);
         }
     }
 }
@@ -239,6 +284,34 @@ mod tests {
             n += check_position(line.split('\t').next().unwrap()) as usize;
         }
         assert!(n >= 29_000, "only {n} positions compared");
+    }
+
+    /// `generate_contact_checks` is `generate_checks` filtered, in the same order.
+    #[test]
+    fn contact_checks_are_the_filtered_checks() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).step_by(3) {
+            let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else {
+                continue;
+            };
+            let mut all = MoveList::new();
+            generate(&pos, GenKind::All, &mut all);
+            for &m in all.iter().take(12) {
+                pos.do_move(m);
+                let near = king_attacks(pos.king_square(!pos.side_to_move()));
+                let mut checks = MoveList::new();
+                generate_checks(&pos, &mut checks);
+                let want: Vec<Move> = checks.iter().copied().filter(|&c| is_contact(c, near)).collect();
+                let mut contact = MoveList::new();
+                generate_contact_checks(&pos, &mut contact);
+                assert_eq!(contact.as_slice(), &want[..], "{}", pos.to_sfen());
+                pos.undo_move(m);
+                n += 1;
+            }
+        }
+        assert!(n > 50_000, "only {n} positions compared");
     }
 
     /// The children of every 7th fixture position: many more discovered checks and pins.

@@ -26,7 +26,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
-pub use checks::generate_checks;
+pub use checks::{generate_checks, generate_contact_checks};
 pub use color::Color;
 pub use hand::Hand;
 pub use mate1::{first_mating_check, flights_left, free_flights, is_mate_after_check};

@@ -28,7 +28,7 @@ fn tt_cuts(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
 /// the full `mate::mate_in_1` and the df-pn solver cover them at the root.
 fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
     let mut checks = engine::MoveList::new();
-    engine::generate_checks(pos, &mut checks);
+    engine::generate_contact_checks(pos, &mut checks);
     let us = pos.side_to_move();
     let ksq = pos.king_square(!us);
     let near = engine::attacks::king_attacks(ksq);

@@ -67,16 +67,14 @@ impl Move {
     /// The dropped kind of a drop.
     #[inline(always)]
     pub const fn dropped(self) -> PieceType {
-        PieceType::ALL[((self.0 >> 7) & 0x7f) as usize - 1]
+        PieceType::from_code(((self.0 >> 7) & 15) as u8)
     }
 
     /// The piece standing on `to` after the move (promoted if the move promotes).
     #[inline(always)]
     pub const fn piece_after(self) -> Piece {
-        Piece::new(
-            if self.0 & (16 << 16) == 0 { crate::Color::Black } else { crate::Color::White },
-            PieceType::ALL[((self.0 >> 16) & 15) as usize - 1],
-        )
+        // Bits 16-20 hold the piece's index (kind + 16 for White) as they are.
+        Piece::from_index(((self.0 >> 16) & 31) as u8)
     }
 
     /// The kind that moves, before any promotion.

@@ -84,6 +84,26 @@ impl PieceType {
         PieceType::Gold,
     ];
 
+    /// The kind of each 4-bit code, for decoding without a bounds check or an offset. Codes 0
+    /// and 15 name no kind; they decode as a pawn, and callers never pass them.
+    const BY_CODE: [PieceType; 16] = {
+        let mut t = [PieceType::Pawn; 16];
+        let mut i = 0;
+        while i < 14 {
+            t[i + 1] = PieceType::ALL[i];
+            i += 1;
+        }
+        t
+    };
+
+    /// The kind with 4-bit code `code` (1..=14; 0 and 15 decode as a pawn). Cheaper than
+    /// `from_u8` where the code is known to be valid.
+    #[inline(always)]
+    pub const fn from_code(code: u8) -> PieceType {
+        debug_assert!(code >= 1 && code <= 14);
+        PieceType::BY_CODE[(code & 15) as usize]
+    }
+
     /// The kind with this number, if any.
     pub const fn from_u8(v: u8) -> Option<PieceType> {
         if v >= 1 && v <= 14 {
@@ -114,14 +134,14 @@ impl PieceType {
     /// The promoted form; only valid when `can_promote`.
     #[inline(always)]
     pub const fn promoted(self) -> PieceType {
-        PieceType::ALL[(self as u8 | PROMOTED) as usize - 1]
+        PieceType::from_code(self as u8 | PROMOTED)
     }
 
     /// The kind a captured piece of this kind turns into in hand (kings map to themselves).
     #[inline(always)]
     pub const fn unpromoted(self) -> PieceType {
         if self.is_promoted() {
-            PieceType::ALL[(self as u8 & !PROMOTED) as usize - 1]
+            PieceType::from_code(self as u8 & !PROMOTED)
         } else {
             self
         }
@@ -198,6 +218,13 @@ impl Piece {
         Piece(pt as u8 | ((c as u8) << 4))
     }
 
+    /// The piece with this index (`index` inverted); `v` must be below `PIECE_NB`.
+    #[inline(always)]
+    pub const fn from_index(v: u8) -> Piece {
+        debug_assert!(v < PIECE_NB as u8);
+        Piece(v)
+    }
+
     /// Whether this is `EMPTY`.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
@@ -213,7 +240,7 @@ impl Piece {
     /// The kind; must not be called on `EMPTY`.
     #[inline(always)]
     pub const fn kind(self) -> PieceType {
-        PieceType::ALL[(self.0 & 15) as usize - 1]
+        PieceType::from_code(self.0 & 15)
     }
 
     /// The kind, or `None` for an empty square.

@@ -32,6 +32,7 @@ fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
     let us = pos.side_to_move();
     let ksq = pos.king_square(!us);
     let near = engine::attacks::king_attacks(ksq);
+    let mut free = None;
     for &m in checks.iter() {
         if !near.contains(m.to()) {
             if m.piece_after().kind() != engine::PieceType::Knight {
@@ -41,10 +42,13 @@ fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
             // The king takes the checker: not mate, and cheaper to see than making the move.
             continue;
         }
-        pos.do_move(m);
-        let mated = !pos.has_evasion();
-        pos.undo_move(m);
-        if mated {
+        // Exact screens of `first_mating_check`, cheaper than playing the check: a flight
+        // that surely stays free, then the static mate test.
+        let free = *free.get_or_insert_with(|| engine::free_flights(pos));
+        if engine::flights_left(pos, free, m).any() {
+            continue;
+        }
+        if engine::is_mate_after_check(pos, m) {
             return Some(m);
         }
     }

@@ -88,7 +88,19 @@ impl Position {
 
     /// Whether the side to move may declare an entering-king win now under `rule`: king in the
     /// enemy camp, not in check, at least ten other pieces there, and enough points.
+    #[inline]
     pub fn declaration_win(&self, rule: EnteringKingRule) -> bool {
+        // Called at every node: the usual answer (king outside the enemy camp) comes first,
+        // inlined; the counting stays out of line.
+        let us = self.side_to_move();
+        if rule == EnteringKingRule::None || !Bitboard::zone(us).contains(self.king_square(us)) {
+            return false;
+        }
+        self.declaration_win_slow(rule)
+    }
+
+    /// `declaration_win` once the king is known to stand in the enemy camp.
+    fn declaration_win_slow(&self, rule: EnteringKingRule) -> bool {
         let us = self.side_to_move();
         let needed = match rule {
             EnteringKingRule::None => return false,

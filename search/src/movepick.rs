@@ -60,6 +60,10 @@ enum Stage {
 /// The continuation-history tables of the last two plies, if any.
 pub type ContTables<'a> = [Option<&'a PieceToHistory>; 2];
 
+/// The (piece, destination) of the last two plies' moves, which select the continuation-history
+/// tables; looked up only when the quiets are scored, not at every call of `next`.
+pub type ContKeys = [Option<(usize, usize)>; 2];
+
 /// Picks moves in stages: TT move, good captures, killers, counter move, quiets, bad captures
 /// (or, in check, the TT move then all evasions; in quiescence, captures only).
 pub struct MovePicker {
@@ -80,6 +84,8 @@ pub struct MovePicker {
     check_squares: [Bitboard; 16],
     /// Our pieces whose move could uncover a check.
     discoverers: Bitboard,
+    /// Selects the continuation histories that score the quiets.
+    cont_keys: ContKeys,
 }
 
 /// Orders the quiets: moves scoring at least `limit` first, best first; the rest stay in
@@ -99,7 +105,14 @@ fn partial_insertion_sort(items: &mut [Scored], limit: i32) {
 
 impl MovePicker {
     /// A picker for the main search at `depth` (which decides how much of the quiets to sort).
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move, depth: i32) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        depth: i32,
+        cont_keys: ContKeys,
+    ) -> MovePicker {
         let in_check = pos.in_check();
         let tt_ok = tt_move != Move::NONE && pos.is_legal(tt_move);
         let stage = match (in_check, tt_ok) {
@@ -109,7 +122,7 @@ impl MovePicker {
             (false, false) => Stage::GenCaptures,
         };
         let tt_move = if tt_ok { tt_move } else { Move::NONE };
-        MovePicker::with_stage(stage, tt_move, [killers[0], killers[1], counter], -3000 * depth)
+        MovePicker::with_stage(stage, tt_move, [killers[0], killers[1], counter], -3000 * depth, cont_keys)
     }
 
     /// A picker for the quiescence search: captures and pawn promotions (evasions in check).
@@ -122,12 +135,18 @@ impl MovePicker {
             (false, true) => Stage::QTt,
             (false, false) => Stage::QGenCaptures,
         };
-        MovePicker::with_stage(stage, if tt_ok { tt_move } else { Move::NONE }, [Move::NONE; 3], i32::MIN)
+        MovePicker::with_stage(stage, if tt_ok { tt_move } else { Move::NONE }, [Move::NONE; 3], i32::MIN, [None; 2])
     }
 
     /// Built in one expression so the (large) picker is written in place, not copied.
     #[inline(always)]
-    fn with_stage(stage: Stage, tt_move: Move, refutations: [Move; 3], sort_limit: i32) -> MovePicker {
+    fn with_stage(
+        stage: Stage,
+        tt_move: Move,
+        refutations: [Move; 3],
+        sort_limit: i32,
+        cont_keys: ContKeys,
+    ) -> MovePicker {
         MovePicker {
             stage,
             tt_move,
@@ -141,11 +160,12 @@ impl MovePicker {
             check_info: false,
             check_squares: [Bitboard::EMPTY; 16],
             discoverers: Bitboard::EMPTY,
+            cont_keys,
         }
     }
 
     /// The next move, or `None` when every stage is exhausted.
-    pub fn next(&mut self, pos: &Position, hist: &Histories, cont: ContTables) -> Option<Move> {
+    pub fn next(&mut self, pos: &Position, hist: &Histories) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove | Stage::EvasionTt | Stage::QTt => {
@@ -191,6 +211,7 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     {
                         let us = pos.side_to_move();
+                        let cont: ContTables = self.cont_keys.map(|k| k.map(|(pc, to)| &hist.continuation[pc][to]));
                         self.fill(pos, GenKind::Quiets, |m| {
                             let pc = m.piece_after().index();
                             let to = m.to().index();
@@ -335,9 +356,9 @@ mod tests {
 
     fn all_picked(pos: &Position, tt: Move, killers: [Move; 2]) -> Vec<Move> {
         let hist = Histories::default();
-        let mut p = MovePicker::new(pos, tt, killers, Move::NONE, 1);
+        let mut p = MovePicker::new(pos, tt, killers, Move::NONE, 1, [None; 2]);
         let mut v = Vec::new();
-        while let Some(m) = p.next(pos, &hist, [None, None]) {
+        while let Some(m) = p.next(pos, &hist) {
             v.push(m);
         }
         v

@@ -2,8 +2,8 @@
 //! variation search, quiescence search, and the pruning and reductions strong engines use,
 //! with shogi's rules (repetition, entering king, mate in one, max moves) at every node.
 
-use crate::history::{from_index, stat_bonus, update, Histories, PieceToHistory};
-use crate::movepick::{is_tactical, ContTables, MovePicker};
+use crate::history::{from_index, stat_bonus, update, Histories};
+use crate::movepick::{is_tactical, ContKeys, MovePicker};
 use crate::thread::Shared;
 use crate::tt::{Bound, TtData};
 use crate::types::*;
@@ -310,13 +310,9 @@ impl Worker {
         }
     }
 
-    fn conts<'a>(hist: &'a Histories, stack: &[Frame], ply: usize) -> ContTables<'a> {
-        let at = |back: usize| -> Option<&'a PieceToHistory> {
-            if ply < back {
-                return None;
-            }
-            stack[ply - back].piece_to.map(|(pc, to)| &hist.continuation[pc][to])
-        };
+    /// The continuation-history keys of the node at `ply` (its last two plies' moves).
+    fn cont_keys(&self, ply: usize) -> ContKeys {
+        let at = |back: usize| if ply < back { None } else { self.stack[ply - back].piece_to };
         [at(1), at(2)]
     }
 
@@ -456,7 +452,7 @@ impl Worker {
             .piece_to
             .filter(|_| ply > 0)
             .map_or(Move::NONE, |(pc, to)| self.hist.counter[pc][to]);
-        let mut picker = MovePicker::new(pos, tt_move, killers, counter, depth);
+        let mut picker = MovePicker::new(pos, tt_move, killers, counter, depth, self.cont_keys(ply));
         let mut best_value = -VALUE_INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
@@ -476,7 +472,7 @@ impl Worker {
                     None => break,
                 }
             } else {
-                match picker.next(pos, &self.hist, Self::conts(&self.hist, &self.stack, ply)) {
+                match picker.next(pos, &self.hist) {
                     Some(m) => m,
                     None => break,
                 }
@@ -717,7 +713,7 @@ impl Worker {
         let mut picker = MovePicker::new_qsearch(pos, tt_move);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        while let Some(m) = picker.next(pos, &self.hist, [None, None]) {
+        while let Some(m) = picker.next(pos, &self.hist) {
             move_count += 1;
             let gain = eval::move_gain(pos, m);
             if !in_check {

@@ -78,14 +78,18 @@ pub struct MovePicker {
     pub skip_quiets: bool,
     /// Quiets scoring below this are left unsorted (they are rarely reached).
     sort_limit: i32,
-    /// Whether `check_squares` and `discoverers` are computed (on first use).
-    check_info: bool,
-    /// Per kind, the squares from which it would check the enemy king.
-    check_squares: [Bitboard; 16],
-    /// Our pieces whose move could uncover a check.
-    discoverers: Bitboard,
+    /// Computed on first use: most pickers never need it, and `None` costs one store to set up.
+    check_info: Option<CheckInfo>,
     /// Selects the continuation histories that score the quiets.
     cont_keys: ContKeys,
+}
+
+/// What tells quickly whether a quiet move of the side to move gives check.
+struct CheckInfo {
+    /// Per kind, the squares from which it would check the enemy king.
+    squares: [Bitboard; 16],
+    /// Our pieces whose move could uncover a check.
+    discoverers: Bitboard,
 }
 
 /// Orders the quiets: moves scoring at least `limit` first, best first; the rest stay in
@@ -157,9 +161,7 @@ impl MovePicker {
             bad_cur: 0,
             skip_quiets: false,
             sort_limit,
-            check_info: false,
-            check_squares: [Bitboard::EMPTY; 16],
-            discoverers: Bitboard::EMPTY,
+            check_info: None,
             cont_keys,
         }
     }
@@ -273,27 +275,13 @@ impl MovePicker {
     /// square for its kind (computed once per node): most pruned quiets fail that at once.
     #[inline]
     fn checks(&mut self, pos: &Position, m: Move) -> bool {
-        if !self.check_info {
-            self.fill_check_info(pos);
-        }
         // Read in place: copying the 256-byte table per quiet cost more than the test.
-        let direct = self.check_squares[m.piece_after().kind().index()].contains(m.to());
+        let info = self.check_info.get_or_insert_with(|| check_info(pos));
+        let direct = info.squares[m.piece_after().kind().index()].contains(m.to());
         if m.is_drop() {
             return direct;
         }
-        (direct || self.discoverers.contains(m.from())) && pos.gives_check(m)
-    }
-
-    #[cold]
-    fn fill_check_info(&mut self, pos: &Position) {
-        let us = pos.side_to_move();
-        let ksq = pos.king_square(!us);
-        let occ = pos.occupied();
-        for pt in PieceType::ALL {
-            self.check_squares[pt.index()] = engine::attacks::attacks_of(!us, pt, ksq, occ);
-        }
-        self.discoverers = pos.blockers_for_king(!us) & pos.pieces_of(us);
-        self.check_info = true;
+        (direct || info.discoverers.contains(m.from())) && pos.gives_check(m)
     }
 
     fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {
@@ -323,6 +311,19 @@ impl MovePicker {
         self.cur += 1;
         Some(items[cur])
     }
+}
+
+/// The check information of the side to move.
+#[cold]
+fn check_info(pos: &Position) -> CheckInfo {
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(!us);
+    let occ = pos.occupied();
+    let mut squares = [Bitboard::EMPTY; 16];
+    for pt in PieceType::ALL {
+        squares[pt.index()] = engine::attacks::attacks_of(!us, pt, ksq, occ);
+    }
+    CheckInfo { squares, discoverers: pos.blockers_for_king(!us) & pos.pieces_of(us) }
 }
 
 /// Whether `m` belongs to the captures stage: a capture or a pawn push that promotes.

@@ -69,6 +69,8 @@ struct Child {
     proof: u32,
     /// King flights the check surely leaves (OR nodes' children; a move-ordering hint).
     flights: u8,
+    /// Whether the table had an entry for exactly this child.
+    known: bool,
 }
 
 /// A df-pn solver with its table; reusable across positions.
@@ -172,7 +174,8 @@ impl<'a> Solver<'a> {
     /// Cheap look-ahead at a node seen for the first time (as dlshogi's df-pn does): an OR
     /// node with a check that leaves no evasion is mate in 1; an AND node all of whose evasions
     /// allow a mate in 1 is mate in 2, and one with an evasion after which the attacker has no
-    /// check at all is no mate. Children's values are updated in place.
+    /// check at all is no mate. Children's values are updated in place; an OR node's new AND
+    /// children get their number of evasions as proof number.
     fn quick_check(&mut self, pos: &mut Position, children: &mut [Child], is_or: bool, r: u16) -> Option<Outcome> {
         if is_or {
             for c in children.iter_mut() {
@@ -240,6 +243,16 @@ impl<'a> Solver<'a> {
                     c.dn = 0;
                     c.nomate = INF_DEPTH;
                     c.taint = NO_TAINT;
+                } else if !c.known {
+                    // A new AND child starts with pn = its number of evasions (as in dlshogi's
+                    // df-pn), so checks leaving few replies are tried first. Its dn stays 1:
+                    // summing evasion counts into the parent's dn makes disproofs thrash. The
+                    // entry also marks the child as looked at (its own look-ahead is the one
+                    // just done).
+                    let n = evasions.len() as u32;
+                    self.tt.store(key, hand.bits(), n, 1, INF_DEPTH, None, 1);
+                    c.pn = n;
+                    c.dn = 1;
                 }
             }
             if children.iter().all(|c| c.dn == 0 && c.taint == NO_TAINT && c.nomate == INF_DEPTH) {
@@ -329,9 +342,9 @@ impl<'a> Solver<'a> {
                 taint: NO_TAINT,
                 proof: p.proof,
                 // Between checks of equal proof numbers, the one leaving the king fewer flights
-                // is tried first (the numbers themselves stay 1 for new nodes: inflating them
-                // makes disproofs thrash).
+                // is tried first (a new child's pn is set by the look-ahead, `quick_check`).
                 flights: if is_or { flights_left(pos, free, m).count() as u8 } else { 0 },
+                known: p.found,
             });
         }
     }

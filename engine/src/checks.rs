@@ -60,8 +60,18 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         }
     };
 
-    // Board moves of every piece but the king.
-    for from in own.and_not(Bitboard::from_square(our_ksq)) {
+    // Board moves of every piece but the king. A step piece other than a knight checks
+    // directly only from a square next to the king, so it must stand within two squares of it
+    // (`near`); far ones can only discover a check. Sliders, lances and knights (few, and with
+    // a longer reach) are always tried.
+    let far_reach = pos.pieces_of_type(PieceType::Bishop)
+        | pos.pieces_of_type(PieceType::Rook)
+        | pos.pieces_of_type(PieceType::Horse)
+        | pos.pieces_of_type(PieceType::Dragon)
+        | pos.pieces_of_type(PieceType::Lance)
+        | pos.pieces_of_type(PieceType::Knight);
+    let movers = own.and_not(Bitboard::from_square(our_ksq)) & (far_reach | near(ksq) | discoverers);
+    for from in movers {
         let pc = pos.piece_on(from);
         let pt = pc.kind();
         let mut to_bb = attacks_of(us, pt, from, occ) & target;

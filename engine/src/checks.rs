@@ -15,6 +15,21 @@ use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType
 /// non-promotions both; never an illegal pawn-drop mate). When the side to move is itself in
 /// check, these are the evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    checks_into(pos, list, None);
+}
+
+/// The checks of the side to move (not in check) that may mate: like `generate_checks`, but
+/// without pawn drops (a mating one is illegal) and without drops that leave one of the king's
+/// `free` flights (`free_flights`) unattacked; those are not listed, only noticed. Returns
+/// whether any legal check at all exists (the listed ones included).
+pub fn mating_candidates(pos: &Position, free: Bitboard, list: &mut MoveList) -> bool {
+    debug_assert!(!pos.in_check());
+    checks_into(pos, list, Some(free))
+}
+
+/// `generate_checks` (`screen == None`) or `mating_candidates` (`screen == Some(free)`).
+#[inline(always)]
+fn checks_into(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
     if pos.in_check() {
         // Rare in a mate search (the root only): filter the evasions.
         let mut evasions = MoveList::new();
@@ -24,7 +39,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
                 list.push(m);
             }
         }
-        return;
+        return !list.is_empty();
     }
     let us = pos.side_to_move();
     let them = !us;
@@ -109,24 +124,37 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     // Drops.
     let hand = pos.hand(us);
     if hand.is_empty() {
-        return;
+        return !list.is_empty();
     }
     let empty = !occ;
-    if hand.has(PieceType::Pawn) {
-        let t = pawn_sq & empty & pawn_drop_squares(pos, us);
-        if t.any() && !is_pawn_drop_mate(pos, t.lsb()) {
-            list.push(Move::drop(Piece::new(us, PieceType::Pawn), t.lsb()));
+    // Screening: a drop leaves a free flight free unless it attacks it, so it must stand on a
+    // square from which its kind attacks every free flight (attacks are symmetric under a
+    // colour swap; the king is off the board as it would be after fleeing).
+    let occ_no_king = occ ^ ksq;
+    let mut unlisted = false;
+    let mut drops = |pt: PieceType, t: Bitboard| {
+        let mut t = t;
+        if let Some(free) = screen {
+            let all = t;
+            for f in free {
+                t &= attacks_of(them, pt, f, occ_no_king);
+            }
+            unlisted |= t != all;
         }
+        push_drops(list, Piece::new(us, pt), t);
+    };
+    let pawn_targets =
+        if hand.has(PieceType::Pawn) { pawn_sq & empty & pawn_drop_squares(pos, us) } else { Bitboard::EMPTY };
+    if screen.is_none() && pawn_targets.any() && !is_pawn_drop_mate(pos, pawn_targets.lsb()) {
+        drops(PieceType::Pawn, Bitboard::from_square(pawn_targets.lsb()));
     }
     if hand.has(PieceType::Lance) {
         // Lance check squares are in front of the king from our side, never on our last rank
         // unless the king stands beyond it, which cannot happen.
-        let t = lance_sq & empty & !Bitboard::far(us, 1);
-        push_drops(list, Piece::new(us, PieceType::Lance), t);
+        drops(PieceType::Lance, lance_sq & empty & !Bitboard::far(us, 1));
     }
     if hand.has(PieceType::Knight) {
-        let t = knight_sq & empty & !Bitboard::far(us, 2);
-        push_drops(list, Piece::new(us, PieceType::Knight), t);
+        drops(PieceType::Knight, knight_sq & empty & !Bitboard::far(us, 2));
     }
     for (pt, sq) in [
         (PieceType::Silver, silver_sq),
@@ -135,9 +163,14 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         (PieceType::Rook, rook_sq),
     ] {
         if hand.has(pt) {
-            push_drops(list, Piece::new(us, pt), sq & empty);
+            drops(pt, sq & empty);
         }
     }
+    if unlisted || !list.is_empty() {
+        return true;
+    }
+    // Only a pawn drop may be left: a check unless it is the illegal pawn-drop mate.
+    screen.is_some() && pawn_targets.any() && !is_pawn_drop_mate(pos, pawn_targets.lsb())
 }
 
 #[inline(always)]

@@ -25,8 +25,8 @@ use super::proof;
 use super::tt::{MateTable, INF, INF_DEPTH};
 use super::MateProgress;
 use engine::{
-    flights_left, free_flights, generate, generate_checks, is_mate_after_check, zobrist, Bitboard, Color, GenKind,
-    Hand, Move, MoveList, Position,
+    find_mate_in_1, flights_left, free_flights, generate, generate_checks, is_mate_after_check, zobrist, Bitboard,
+    Color, GenKind, Hand, Move, MoveList, Position,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -306,15 +306,14 @@ impl<'a> Solver<'a> {
     /// At an OR node: (the proof pieces of a mate in 1, if any; are there no checks at all). A
     /// mate in 1 found is stored in the table under its proof pieces.
     fn mate1_probe(&mut self, pos: &mut Position, attacker: Color) -> (Option<u32>, bool) {
-        let mut checks = MoveList::new();
-        generate_checks(pos, &mut checks);
-        if let Some(m) = super::mating_check(pos, &checks) {
+        let (mate, any_check) = find_mate_in_1(pos);
+        if let Some(m) = mate {
             let need = proof::before_move(pos, m, proof::mated_after(pos, m));
             debug_assert!(proof::within(need, pos.hand(attacker).bits()));
             self.tt.store(pos.board_key(), need, 0, INF, 1, None, 1);
             return (Some(need), false);
         }
-        (None, checks.is_empty())
+        (None, !any_check)
     }
 
     /// Fills `self.pool[ply]` with the children of `pos` and their table values.

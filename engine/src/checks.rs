@@ -137,7 +137,17 @@ fn checks_into(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) ->
         if let Some(free) = screen {
             let all = t;
             for f in free {
-                t &= attacks_of(them, pt, f, occ_no_king);
+                if t.is_empty() {
+                    break;
+                }
+                t &= match pt {
+                    PieceType::Lance => lance_attacks(them, f, occ_no_king),
+                    PieceType::Knight => knight_attacks(them, f),
+                    PieceType::Silver => silver_attacks(them, f),
+                    PieceType::Gold => gold_attacks(them, f),
+                    PieceType::Bishop => bishop_attacks(f, occ_no_king),
+                    _ => rook_attacks(f, occ_no_king), // pawns are not screened but left out
+                };
             }
             unlisted |= t != all;
         }

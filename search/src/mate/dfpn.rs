@@ -36,6 +36,11 @@ pub const MAX_PLY: u16 = 320;
 
 const NO_TAINT: u16 = u16::MAX;
 
+/// The OR look-ahead tests for a mate in 3 only checks with at most this many evasions; the
+/// others, tried last anyway (their pn is the evasion count), get their own AND look-ahead
+/// if the search ever reaches them.
+const LOOKAHEAD_MAX_EVASIONS: usize = 12;
+
 /// The result of searching a node: proof and disproof numbers (0 = proved / disproved under
 /// the node's length limit) and the facts that back a proof or disproof.
 #[derive(Clone, Copy, Debug)]
@@ -210,8 +215,9 @@ impl<'a> Solver<'a> {
                 let mut refuted = false;
                 let mut need =
                     proof::blocking_guard(hand.bits(), pos.hand(!attacker).bits(), proof::blockable_now(pos));
+                let test_mate3 = evasions.len() <= LOOKAHEAD_MAX_EVASIONS;
                 for &e in evasions.iter() {
-                    if pos.gives_check(e) {
+                    if !test_mate3 || pos.gives_check(e) {
                         all_mated = false;
                         break;
                     }
@@ -247,10 +253,10 @@ impl<'a> Solver<'a> {
                     // A new AND child starts with pn = its number of evasions (as in dlshogi's
                     // df-pn), so checks leaving few replies are tried first. Its dn stays 1:
                     // summing evasion counts into the parent's dn makes disproofs thrash. The
-                    // entry also marks the child as looked at (its own look-ahead is the one
-                    // just done).
+                    // entry also marks the child as looked at when its own look-ahead is the
+                    // one just done (work 1; an unsearched estimate has work 0).
                     let n = evasions.len() as u32;
-                    self.tt.store(key, hand.bits(), n, 1, INF_DEPTH, None, 1);
+                    self.tt.store(key, hand.bits(), n, 1, INF_DEPTH, None, test_mate3 as u32);
                     c.pn = n;
                     c.dn = 1;
                 }
@@ -376,7 +382,7 @@ impl<'a> Solver<'a> {
         let bkey = pos.board_key();
         let nodes_at_entry = self.nodes;
 
-        let fresh = !self.tt.probe(bkey, hand, r).found;
+        let fresh = !self.tt.probe(bkey, hand, r).searched;
         self.expand(pos, ply, is_or, r - 1);
         let mut children = std::mem::take(&mut self.pool[ply]);
         let quick = if fresh && !children.is_empty() { self.quick_check(pos, &mut children, is_or, r) } else { None };
@@ -426,7 +432,8 @@ impl<'a> Solver<'a> {
             }
         }
         self.pool[ply] = children;
-        let work = (self.nodes - nodes_at_entry).min(u32::MAX as u64) as u32;
+        // Work counts this node too: an entry with work 0 is an estimate never searched.
+        let work = (self.nodes - nodes_at_entry + 1).min(u32::MAX as u64) as u32;
         if out.pn == 0 {
             debug_assert!(proof::within(out.proof, hand.bits()));
             self.tt.store(bkey, out.proof, 0, INF, out.mate_len, None, work);

@@ -15,14 +15,14 @@ use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType
 /// non-promotions both; never an illegal pawn-drop mate). When the side to move is itself in
 /// check, these are the evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
-    generate_checks_of::<false>(pos, list);
+    checks_into::<false>(pos, list, None);
 }
 
 /// The moves of `generate_checks` that land next to the enemy king, plus the unpromoted knight
 /// moves (a knight checks from two ranks away), in the same order: the candidates of a cheap
 /// mate-in-one test, generated without producing the distant checks first.
 pub fn generate_contact_checks(pos: &Position, list: &mut MoveList) {
-    generate_checks_of::<true>(pos, list);
+    checks_into::<true>(pos, list, None);
 }
 
 /// Whether `generate_contact_checks` keeps `m` (`near`: the squares next to the enemy king).
@@ -31,20 +31,30 @@ fn is_contact(m: Move, near: Bitboard) -> bool {
     near.contains(m.to()) || m.piece_after().kind() == PieceType::Knight
 }
 
-/// `generate_checks`, or with `CONTACT` only the moves `is_contact` keeps.
+/// The checks of the side to move (not in check) that may mate: like `generate_checks`, but
+/// without pawn drops (a mating one is illegal) and without drops that leave one of the king's
+/// `free` flights (`free_flights`) unattacked; those are not listed, only noticed. Returns
+/// whether any legal check at all exists (the listed ones included).
+pub fn mating_candidates(pos: &Position, free: Bitboard, list: &mut MoveList) -> bool {
+    debug_assert!(!pos.in_check());
+    checks_into::<false>(pos, list, Some(free))
+}
+
+/// `generate_checks` (`screen == None`) or `mating_candidates` (`screen == Some(free)`); with
+/// `CONTACT`, only the moves `is_contact` keeps (`generate_contact_checks`).
 #[inline(always)]
-fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) {
+fn checks_into<const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
     if pos.in_check() {
         // Rare in a mate search (the root only): filter the evasions.
-        let near = king_attacks(pos.king_square(!pos.side_to_move()));
+        let contact = king_attacks(pos.king_square(!pos.side_to_move()));
         let mut evasions = MoveList::new();
         generate(pos, GenKind::All, &mut evasions);
         for &m in evasions.iter() {
-            if (!CONTACT || is_contact(m, near)) && pos.gives_check(m) {
+            if (!CONTACT || is_contact(m, contact)) && pos.gives_check(m) {
                 list.push(m);
             }
         }
-        return;
+        return !list.is_empty();
     }
     let us = pos.side_to_move();
     let them = !us;
@@ -66,7 +76,7 @@ fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) 
     let rook_sq = rook_attacks(ksq, occ);
     let king_sq = king_attacks(ksq);
     // With CONTACT, the squares kept for moves of a piece that is not an unpromoted knight.
-    let near = if CONTACT { king_sq } else { Bitboard::ALL };
+    let contact = if CONTACT { king_sq } else { Bitboard::ALL };
     let check_squares = |pt: PieceType| -> Bitboard {
         match pt {
             PieceType::Pawn => pawn_sq,
@@ -82,25 +92,22 @@ fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) 
         }
     };
 
-    // Board moves of every piece but the king.
-    for from in own.and_not(Bitboard::from_square(our_ksq)) {
+    // Board moves of every piece but the king. A step piece other than a knight checks
+    // directly only from a square next to the king, so it must stand within two squares of it
+    // (`near`); far ones can only discover a check. Sliders, lances and knights (few, and with
+    // a longer reach) are always tried.
+    let far_reach = pos.pieces_of_type(PieceType::Bishop)
+        | pos.pieces_of_type(PieceType::Rook)
+        | pos.pieces_of_type(PieceType::Horse)
+        | pos.pieces_of_type(PieceType::Dragon)
+        | pos.pieces_of_type(PieceType::Lance)
+        | pos.pieces_of_type(PieceType::Knight);
+    // A far step piece discovering a check cannot land next to the king: no contact check.
+    let far_discoverers = if CONTACT { Bitboard::EMPTY } else { discoverers };
+    let movers = own.and_not(Bitboard::from_square(our_ksq)) & (far_reach | near(ksq) | far_discoverers);
+    for from in movers {
         let pc = pos.piece_on(from);
         let pt = pc.kind();
-        // A one-step piece (neither knight nor slider) far from the king cannot land next to it.
-        if CONTACT
-            && !crate::attacks::near(ksq).contains(from)
-            && !matches!(
-                pt,
-                PieceType::Knight
-                    | PieceType::Lance
-                    | PieceType::Bishop
-                    | PieceType::Rook
-                    | PieceType::Horse
-                    | PieceType::Dragon
-            )
-        {
-            continue;
-        }
         let mut to_bb = attacks_of(us, pt, from, occ) & target;
         if pinned.contains(from) {
             to_bb &= line(our_ksq, from);
@@ -111,18 +118,18 @@ fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) 
         let discovers = discoverers.contains(from);
         if CONTACT {
             if pt != PieceType::Knight {
-                to_bb &= near;
+                to_bb &= contact;
             }
             if to_bb.is_empty() {
                 continue;
             }
         }
         let plain = check_squares(pt);
-        let promo = if pt.can_promote() { check_squares(pt.promoted()) & near } else { Bitboard::EMPTY };
+        let promo = if pt.can_promote() { check_squares(pt.promoted()) & contact } else { Bitboard::EMPTY };
         if discovers {
             // Every move off the king's line checks; moves along it need a direct check.
             let off_line = to_bb.and_not(line(ksq, from));
-            emit(list, us, pt, pc, from, off_line, off_line & near);
+            emit(list, us, pt, pc, from, off_line, off_line & contact);
             let on_line = to_bb & line(ksq, from);
             emit(list, us, pt, pc, from, on_line & plain, on_line & promo);
         } else {
@@ -134,7 +141,7 @@ fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) 
     if discoverers.contains(our_ksq) {
         let pc = Piece::new(us, PieceType::King);
         let occ_k = occ ^ our_ksq;
-        for to in (king_attacks(our_ksq) & target & near).and_not(line(ksq, our_ksq)) {
+        for to in (king_attacks(our_ksq) & target & contact).and_not(line(ksq, our_ksq)) {
             if !pos.is_attacked(them, to, occ_k) {
                 list.push(Move::normal(our_ksq, to, pc));
             }
@@ -144,24 +151,47 @@ fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) 
     // Drops.
     let hand = pos.hand(us);
     if hand.is_empty() {
-        return;
+        return !list.is_empty();
     }
     let empty = !occ;
-    if hand.has(PieceType::Pawn) {
-        let t = pawn_sq & empty & pawn_drop_squares(pos, us);
-        if t.any() && !is_pawn_drop_mate(pos, t.lsb()) {
-            list.push(Move::drop(Piece::new(us, PieceType::Pawn), t.lsb()));
+    // Screening: a drop leaves a free flight free unless it attacks it, so it must stand on a
+    // square from which its kind attacks every free flight (attacks are symmetric under a
+    // colour swap; the king is off the board as it would be after fleeing).
+    let occ_no_king = occ ^ ksq;
+    let mut unlisted = false;
+    let mut drops = |pt: PieceType, t: Bitboard| {
+        let mut t = t;
+        if let Some(free) = screen {
+            let all = t;
+            for f in free {
+                if t.is_empty() {
+                    break;
+                }
+                t &= match pt {
+                    PieceType::Lance => lance_attacks(them, f, occ_no_king),
+                    PieceType::Knight => knight_attacks(them, f),
+                    PieceType::Silver => silver_attacks(them, f),
+                    PieceType::Gold => gold_attacks(them, f),
+                    PieceType::Bishop => bishop_attacks(f, occ_no_king),
+                    _ => rook_attacks(f, occ_no_king), // pawns are not screened but left out
+                };
+            }
+            unlisted |= t != all;
         }
+        push_drops(list, Piece::new(us, pt), t);
+    };
+    let pawn_targets =
+        if hand.has(PieceType::Pawn) { pawn_sq & empty & pawn_drop_squares(pos, us) } else { Bitboard::EMPTY };
+    if screen.is_none() && pawn_targets.any() && !is_pawn_drop_mate(pos, pawn_targets.lsb()) {
+        drops(PieceType::Pawn, Bitboard::from_square(pawn_targets.lsb()));
     }
     if hand.has(PieceType::Lance) {
         // Lance check squares are in front of the king from our side, never on our last rank
         // unless the king stands beyond it, which cannot happen.
-        let t = lance_sq & empty & !Bitboard::far(us, 1) & near;
-        push_drops(list, Piece::new(us, PieceType::Lance), t);
+        drops(PieceType::Lance, lance_sq & empty & !Bitboard::far(us, 1) & contact);
     }
     if hand.has(PieceType::Knight) {
-        let t = knight_sq & empty & !Bitboard::far(us, 2);
-        push_drops(list, Piece::new(us, PieceType::Knight), t);
+        drops(PieceType::Knight, knight_sq & empty & !Bitboard::far(us, 2));
     }
     for (pt, sq) in [
         (PieceType::Silver, silver_sq),
@@ -170,9 +200,14 @@ fn generate_checks_of<const CONTACT: bool>(pos: &Position, list: &mut MoveList) 
         (PieceType::Rook, rook_sq),
     ] {
         if hand.has(pt) {
-            push_drops(list, Piece::new(us, pt), sq & empty & near);
+            drops(pt, sq & empty & contact);
         }
     }
+    if unlisted || !list.is_empty() {
+        return true;
+    }
+    // Only a pawn drop may be left: a check unless it is the illegal pawn-drop mate.
+    screen.is_some() && pawn_targets.any() && !is_pawn_drop_mate(pos, pawn_targets.lsb())
 }
 
 #[inline(always)]
@@ -286,6 +321,7 @@ mod tests {
         assert!(n >= 29_000, "only {n} positions compared");
     }
 
+    /// The children of every 7th fixture position: many more discovered checks and pins.
     /// `generate_contact_checks` is `generate_checks` filtered, in the same order.
     #[test]
     fn contact_checks_are_the_filtered_checks() {

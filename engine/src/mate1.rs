@@ -8,7 +8,8 @@
 //! answers exactly what `!has_legal_move()` would after `do_move`.
 
 use crate::attacks::*;
-use crate::{Bitboard, Color, Move, PieceType, Position, Square};
+use crate::checks::mating_candidates;
+use crate::{generate_checks, Bitboard, Color, Move, MoveList, PieceType, Position, Square};
 
 /// Whether the checking move `m` (legal in `pos`, and giving check) leaves the opponent with
 /// no legal move. Exact: the one case not decided statically (an interposing pawn drop that
@@ -61,9 +62,17 @@ pub fn flights_left(pos: &Position, free: Bitboard, m: Move) -> Bitboard {
 /// legal move; checks that leave a flight surely free (`flights_left`) are skipped unplayed.
 /// Same answer as testing each check with `is_mate_after_check`.
 pub fn first_mating_check(pos: &mut Position, checks: &[Move]) -> Option<Move> {
-    let mut free = None;
+    if checks.is_empty() {
+        return None;
+    }
+    let free = free_flights(pos);
+    first_mating_check_with(pos, free, checks)
+}
+
+/// `first_mating_check` with the `free` flights already known.
+#[inline]
+fn first_mating_check_with(pos: &mut Position, free: Bitboard, checks: &[Move]) -> Option<Move> {
     for &m in checks {
-        let free = *free.get_or_insert_with(|| free_flights(pos));
         if flights_left(pos, free, m).any() {
             continue;
         }
@@ -72,6 +81,20 @@ pub fn first_mating_check(pos: &mut Position, checks: &[Move]) -> Option<Move> {
         }
     }
     None
+}
+
+/// A mate in one for the side to move, if any, and whether it has any check at all. Same
+/// answer as `first_mating_check` over `generate_checks`, but checks that cannot mate are
+/// mostly not listed at all (`mating_candidates`).
+pub fn find_mate_in_1(pos: &mut Position) -> (Option<Move>, bool) {
+    let mut list = MoveList::new();
+    if pos.in_check() {
+        generate_checks(pos, &mut list);
+        return (first_mating_check(pos, list.as_slice()), !list.is_empty());
+    }
+    let free = free_flights(pos);
+    let any = mating_candidates(pos, free, &mut list);
+    (first_mating_check_with(pos, free, list.as_slice()), any)
 }
 
 /// The board after `m` as seen by the defender: occupancy, the attacker's moved piece, and
@@ -205,7 +228,6 @@ fn pinned_after(pos: &Position, after: &After, ksq: Square, defenders: Bitboard)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate_checks, MoveList};
 
     /// Compares with playing every check, in `sfen` and in the positions one move later.
     fn compare(pos: &mut Position) -> (usize, usize) {
@@ -226,6 +248,7 @@ mod tests {
             mated
         });
         assert_eq!(first_mating_check(pos, checks.as_slice()), first, "{}", pos.to_sfen());
+        assert_eq!(find_mate_in_1(pos), (first, !checks.is_empty()), "{}", pos.to_sfen());
         (checks.len(), mates)
     }
 

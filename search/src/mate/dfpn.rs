@@ -25,8 +25,8 @@ use super::proof;
 use super::tt::{MateTable, INF, INF_DEPTH};
 use super::MateProgress;
 use engine::{
-    flights_left, free_flights, generate, generate_checks, is_mate_after_check, zobrist, Bitboard, Color, GenKind,
-    Hand, Move, MoveList, Position,
+    find_mate_in_1, flights_left, free_flights, generate, generate_checks, is_mate_after_check, zobrist, Bitboard,
+    Color, GenKind, Hand, Move, MoveList, Position,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -35,6 +35,11 @@ use std::time::Instant;
 pub const MAX_PLY: u16 = 320;
 
 const NO_TAINT: u16 = u16::MAX;
+
+/// The OR look-ahead tests for a mate in 3 only checks with at most this many evasions; the
+/// others, tried last anyway (their pn is the evasion count), get their own AND look-ahead
+/// if the search ever reaches them.
+const LOOKAHEAD_MAX_EVASIONS: usize = 12;
 
 /// The result of searching a node: proof and disproof numbers (0 = proved / disproved under
 /// the node's length limit) and the facts that back a proof or disproof.
@@ -69,6 +74,8 @@ struct Child {
     proof: u32,
     /// King flights the check surely leaves (OR nodes' children; a move-ordering hint).
     flights: u8,
+    /// Whether the table had an entry for exactly this child.
+    known: bool,
 }
 
 /// A df-pn solver with its table; reusable across positions.
@@ -172,7 +179,8 @@ impl<'a> Solver<'a> {
     /// Cheap look-ahead at a node seen for the first time (as dlshogi's df-pn does): an OR
     /// node with a check that leaves no evasion is mate in 1; an AND node all of whose evasions
     /// allow a mate in 1 is mate in 2, and one with an evasion after which the attacker has no
-    /// check at all is no mate. Children's values are updated in place.
+    /// check at all is no mate. Children's values are updated in place; an OR node's new AND
+    /// children get their number of evasions as proof number.
     fn quick_check(&mut self, pos: &mut Position, children: &mut [Child], is_or: bool, r: u16) -> Option<Outcome> {
         if is_or {
             for c in children.iter_mut() {
@@ -207,8 +215,9 @@ impl<'a> Solver<'a> {
                 let mut refuted = false;
                 let mut need =
                     proof::blocking_guard(hand.bits(), pos.hand(!attacker).bits(), proof::blockable_now(pos));
+                let test_mate3 = evasions.len() <= LOOKAHEAD_MAX_EVASIONS;
                 for &e in evasions.iter() {
-                    if pos.gives_check(e) {
+                    if !test_mate3 || pos.gives_check(e) {
                         all_mated = false;
                         break;
                     }
@@ -240,6 +249,16 @@ impl<'a> Solver<'a> {
                     c.dn = 0;
                     c.nomate = INF_DEPTH;
                     c.taint = NO_TAINT;
+                } else if !c.known {
+                    // A new AND child starts with pn = its number of evasions (as in dlshogi's
+                    // df-pn), so checks leaving few replies are tried first. Its dn stays 1:
+                    // summing evasion counts into the parent's dn makes disproofs thrash. The
+                    // entry also marks the child as looked at when its own look-ahead is the
+                    // one just done (work 1; an unsearched estimate has work 0).
+                    let n = evasions.len() as u32;
+                    self.tt.store(key, hand.bits(), n, 1, INF_DEPTH, None, test_mate3 as u32);
+                    c.pn = n;
+                    c.dn = 1;
                 }
             }
             if children.iter().all(|c| c.dn == 0 && c.taint == NO_TAINT && c.nomate == INF_DEPTH) {
@@ -293,15 +312,14 @@ impl<'a> Solver<'a> {
     /// At an OR node: (the proof pieces of a mate in 1, if any; are there no checks at all). A
     /// mate in 1 found is stored in the table under its proof pieces.
     fn mate1_probe(&mut self, pos: &mut Position, attacker: Color) -> (Option<u32>, bool) {
-        let mut checks = MoveList::new();
-        generate_checks(pos, &mut checks);
-        if let Some(m) = super::mating_check(pos, &checks) {
+        let (mate, any_check) = find_mate_in_1(pos);
+        if let Some(m) = mate {
             let need = proof::before_move(pos, m, proof::mated_after(pos, m));
             debug_assert!(proof::within(need, pos.hand(attacker).bits()));
             self.tt.store(pos.board_key(), need, 0, INF, 1, None, 1);
             return (Some(need), false);
         }
-        (None, checks.is_empty())
+        (None, !any_check)
     }
 
     /// Fills `self.pool[ply]` with the children of `pos` and their table values.
@@ -329,9 +347,9 @@ impl<'a> Solver<'a> {
                 taint: NO_TAINT,
                 proof: p.proof,
                 // Between checks of equal proof numbers, the one leaving the king fewer flights
-                // is tried first (the numbers themselves stay 1 for new nodes: inflating them
-                // makes disproofs thrash).
+                // is tried first (a new child's pn is set by the look-ahead, `quick_check`).
                 flights: if is_or { flights_left(pos, free, m).count() as u8 } else { 0 },
+                known: p.found,
             });
         }
     }
@@ -364,7 +382,7 @@ impl<'a> Solver<'a> {
         let bkey = pos.board_key();
         let nodes_at_entry = self.nodes;
 
-        let fresh = !self.tt.probe(bkey, hand, r).found;
+        let fresh = !self.tt.probe(bkey, hand, r).searched;
         self.expand(pos, ply, is_or, r - 1);
         let mut children = std::mem::take(&mut self.pool[ply]);
         let quick = if fresh && !children.is_empty() { self.quick_check(pos, &mut children, is_or, r) } else { None };
@@ -414,7 +432,8 @@ impl<'a> Solver<'a> {
             }
         }
         self.pool[ply] = children;
-        let work = (self.nodes - nodes_at_entry).min(u32::MAX as u64) as u32;
+        // Work counts this node too: an entry with work 0 is an estimate never searched.
+        let work = (self.nodes - nodes_at_entry + 1).min(u32::MAX as u64) as u32;
         if out.pn == 0 {
             debug_assert!(proof::within(out.proof, hand.bits()));
             self.tt.store(bkey, out.proof, 0, INF, out.mate_len, None, work);

@@ -11,7 +11,7 @@ mod proof;
 mod tt;
 
 use dfpn::{Outcome, Solver, MAX_PLY};
-use engine::{first_mating_check, generate, generate_checks, GenKind, Move, MoveList, Position};
+use engine::{find_mate_in_1, generate, generate_checks, GenKind, Move, MoveList, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -277,12 +277,5 @@ pub fn verify_line(pos: &Position, line: &[Move]) -> bool {
 /// A mate in one for the side to move, if there is one (any checking move after which the
 /// opponent has no legal move; pawn-drop mate excluded by the rules).
 pub fn mate_in_1(pos: &mut Position) -> Option<Move> {
-    let mut checks = MoveList::new();
-    generate_checks(pos, &mut checks);
-    mating_check(pos, &checks)
-}
-
-/// The first of `checks` after which the opponent has no legal move.
-fn mating_check(pos: &mut Position, checks: &MoveList) -> Option<Move> {
-    first_mating_check(pos, checks.as_slice())
+    find_mate_in_1(pos).0
 }

@@ -46,13 +46,23 @@ pub struct Probe {
     /// Longest depth known to hold no mate (`0` with `has_nomate == false`: nothing known).
     pub nomate_depth: u16,
     pub has_nomate: bool,
-    /// Whether an entry for exactly this hand exists (the node was searched before).
+    /// Whether an entry for exactly this hand exists.
     pub found: bool,
+    /// Whether that entry records a search of the node (work > 0), not only an estimate.
+    pub searched: bool,
 }
 
 impl Probe {
-    pub const UNKNOWN: Probe =
-        Probe { pn: 1, dn: 1, mate_len: INF_DEPTH, proof: 0, nomate_depth: 0, has_nomate: false, found: false };
+    pub const UNKNOWN: Probe = Probe {
+        pn: 1,
+        dn: 1,
+        mate_len: INF_DEPTH,
+        proof: 0,
+        nomate_depth: 0,
+        has_nomate: false,
+        found: false,
+        searched: false,
+    };
 }
 
 const GEN_SHIFT: u32 = 32;
@@ -111,6 +121,7 @@ impl MateTable {
             let has_nomate = e[3] & HAS_NOMATE != 0;
             if h == hand.bits() {
                 p.found = true;
+                p.searched = e[1] >> 32 != 0;
                 p.pn = e[2] as u32;
                 p.dn = (e[2] >> 32) as u32;
                 if mate_len < p.mate_len {

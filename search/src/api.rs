@@ -7,7 +7,7 @@ use crate::thread::{self, Shared};
 use crate::timeman::TimePlan;
 use crate::tt::TranspositionTable;
 use crate::types::*;
-use engine::{generate_legal, EnteringKingRule, Move, MoveList, Position};
+use engine::{generate_legal, EnteringKingRule, Move, MoveList, Position, Repetition};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -445,9 +445,19 @@ fn root_mate(
         return None;
     }
     let start = Instant::now();
-    let report = crate::mate::solve_mate_nodes_or_stop(pos, nodes, 4, false, Some(stop));
+    // The shortest mate, not the first one proved: a longer proof may start with a check that
+    // returns to an earlier position, and replaying it move after move is a perpetual check,
+    // which loses. Along shortest mates the distance falls with every move, so they never cycle.
+    let report = crate::mate::solve_mate_nodes_or_stop(pos, nodes, 4, true, Some(stop));
     let crate::mate::MateResult::Mate(line) = report.result else { return None };
     if !root_moves.contains(&line[0]) {
+        return None;
+    }
+    // When the budget did not prove the line shortest, a move back into the game's history
+    // is left to alpha-beta, which knows repetitions and mate distances.
+    let mut after = pos.clone();
+    after.do_move(line[0]);
+    if after.repetition(usize::MAX) != Repetition::None {
         return None;
     }
     let ms = start.elapsed().as_millis() as u64;

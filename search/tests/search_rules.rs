@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use engine::{EnteringKingRule, Position};
+use engine::{EnteringKingRule, Position, Repetition};
 use search::{BestMove, Limits, Options, Score};
 
 /// Mate in one (the side to move mates): every mating move is acceptable.
@@ -237,4 +237,33 @@ fn fourfold_repetition_of_a_long_cycle_is_a_draw() {
     let out = search_depth(&pos, 5, &options());
     assert_eq!(out.score(), Score::Cp(-2), "the lost side misses its sennichite");
     assert_eq!(out.best_move(), draw);
+}
+
+/// Kaname-b's game 8 of the 10 s + 1 s self-play series (2026-11-22), 154 plies from the start
+/// position. Black has a real mate, but the root df-pn probe used to play the first mate it
+/// proved, not the shortest: a horse check (3a4b / 4b3a) that led back to an earlier position,
+/// again and again, until the fourth occurrence lost the game by perpetual check.
+const PERPETUAL_TRAP: &str = concat!(
+    "2h6h 6c6d 6g6f 4a5b 4i5h 5a4a 3i3h 4a4b 6h6g 8b6b 5i6h 3a3b 3g3f 6a5a 7i7h 5a4a 3h3g 3c3d 3g4f ",
+    "4c4d 5g5f 6b6c 9g9f 5c5d 2i3g 5b5c 7g7f 6c6a 6g5g 6a5a 8i7g 1c1d 1g1f 7a7b 2g2f 7b6c 2f2e 7c7d ",
+    "1i1h 8a7c 8g8f 5c4c 5g6g 8c8d 8h9g 1a1b 9g8h 6c5b 1h1g 9c9d 7h8i 4d4e 3g4e 2a1c 7f7e 5b6c 6f6e ",
+    "7d7e 6e6d P*6f 6g5g 6c7d 2e2d 1c2e 5f5e 2e1g+ 5e5d L*6g 6h7h 6g6i+ 7h6i 6f6g+ 5h6g 4c5d 2d2c+ ",
+    "3b2c P*5b 5a5b P*5c 5b9b 5g5d P*6f 6g6h G*4c 5d5g P*4d 6d6c+ 4d4e 5c5b+ 4b3c G*5c N*7f 5c4c 3c4c ",
+    "5g5c+ 4c3b L*3c 3b2a 5b4a 7f6h+ 6i6h G*6g 6h5i G*5h 5c5h 6g5h 5i5h R*2h N*4h 2b3c G*4c 4e4f 4c3c ",
+    "L*5d P*5e 5d5e P*5f 5e5f P*5g 5f5g+ 5h5g 4f4g+ 5g4g 2h2g+ G*3g P*4f 4g5f P*5e 5f4e 2g2e G*3e ",
+    "3d3e P*2b 9b2b 3c2b 2a2b B*3a 2b3c 3a4b+ 3c2b 4b3a 2b3c R*4c 3c2d 4c2c+ 2d2c S*3b 2c3c 3a4b 3c2b ",
+    "4b3a 2b3c 3a4b 3c2b ",
+);
+
+#[test]
+fn a_proved_mate_is_not_played_through_a_repetition() {
+    let mut pos = sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    play(&mut pos, &PERPETUAL_TRAP.split_whitespace().collect::<Vec<_>>());
+    let limits = Limits { time: [Some(17_263), Some(14_852)], inc: [1000, 1000], ..Default::default() };
+    let mut s = searcher(&options());
+    let out = run(&mut s, &pos, limits);
+    let mut after = pos.clone();
+    after.do_move(out.best_move());
+    assert_eq!(after.repetition(usize::MAX), Repetition::None, "{} repeats an earlier position", out.best_move());
+    assert!(matches!(out.score(), Score::Mate(n) if n > 0), "{:?}", out.score());
 }

@@ -213,7 +213,7 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     {
                         let us = pos.side_to_move();
-                        let cont: ContTables = self.cont_keys.map(|k| k.map(|(pc, to)| &hist.continuation[pc][to]));
+                        let cont: ContTables = self.cont_keys.map(|k| k.map(|(pc, to)| hist.continuation(pc, to)));
                         self.fill(pos, GenKind::Quiets, |m| {
                             let pc = m.piece_after().index();
                             let to = m.to().index();

@@ -657,7 +657,7 @@ impl Worker {
         for back in 1..=2 {
             if ply >= back {
                 if let Some((ppc, pto)) = self.stack[ply - back].piece_to {
-                    update(&mut self.hist.continuation[ppc][pto][pc][to], bonus);
+                    self.hist.update_continuation(ppc, pto, pc, to, bonus);
                 }
             }
         }

@@ -154,6 +154,19 @@ impl fmt::Debug for Move {
     }
 }
 
+/// Where move generation appends its moves.
+pub trait MoveSink {
+    /// Appends a move.
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
 /// A list of moves on the stack, large enough for any position.
 ///
 /// The buffer is left uninitialised: zeroing 2.4 KB at every node cost 5% of perft time.

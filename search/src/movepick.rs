@@ -2,7 +2,7 @@
 //! stage only when the previous one is used up (a cutoff often comes before the quiets).
 
 use crate::history::{from_index, Histories, PieceToHistory};
-use engine::{generate, Bitboard, GenKind, Move, MoveList, PieceType, Position, MAX_MOVES};
+use engine::{generate, Bitboard, GenKind, Move, MoveSink, PieceType, Position, MAX_MOVES};
 use std::mem::MaybeUninit;
 
 /// A move with its ordering score.
@@ -105,6 +105,14 @@ fn partial_insertion_sort(items: &mut [Scored], limit: i32) {
         }
     }
     items[..head].sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
+}
+
+/// Move generation writes straight into the list (score 0 until scored), saving a copy.
+impl MoveSink for ScoredList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        ScoredList::push(self, m, 0);
+    }
 }
 
 impl MovePicker {
@@ -285,12 +293,11 @@ impl MovePicker {
     }
 
     fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {
-        let mut moves = MoveList::new();
-        generate(pos, kind, &mut moves);
         self.list.len = 0;
         self.cur = 0;
-        for &m in moves.iter() {
-            self.list.push(m, score(m));
+        generate(pos, kind, &mut self.list);
+        for s in self.list.as_mut_slice() {
+            s.score = score(s.m);
         }
     }
 
@@ -344,6 +351,7 @@ fn capture_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::MoveList;
 
     #[test]
     fn partial_sort_orders_the_good_moves_and_keeps_the_rest() {

@@ -52,6 +52,14 @@ impl Move {
         Square::new(((self.0 >> 7) & 0x7f) as u8)
     }
 
+    /// The origin square's index of a board move, or 81 + the dropped kind's index for a drop:
+    /// one index over both, for tables such as the search's histories, without a branch.
+    #[inline(always)]
+    pub const fn from_or_drop_index(self) -> usize {
+        // Bits 7-13 hold the origin of a board move and the dropped kind of a drop.
+        (((self.0 >> 7) & 0x7f) + 81 * ((self.0 & DROP) >> 14)) as usize
+    }
+
     /// Whether this is a drop.
     #[inline(always)]
     pub const fn is_drop(self) -> bool {
@@ -283,6 +291,17 @@ impl<'a> IntoIterator for &'a MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_or_drop_index_numbers_origins_then_dropped_kinds() {
+        let pc = Piece::new(crate::Color::White, PieceType::Silver);
+        assert_eq!(Move::normal(Square::new(80), Square::new(3), pc).from_or_drop_index(), 80);
+        assert_eq!(Move::promotion(Square::new(7), Square::new(6), pc).from_or_drop_index(), 7);
+        for pt in PieceType::HAND {
+            let m = Move::drop(Piece::new(crate::Color::Black, pt), Square::new(40));
+            assert_eq!(m.from_or_drop_index(), 81 + pt.index());
+        }
+    }
 
     #[test]
     fn move_list_reads_back_what_was_pushed() {

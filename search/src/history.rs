@@ -11,11 +11,7 @@ const FROM_NB: usize = SQUARE_COUNT + 8;
 /// The "from" index of a move: its origin square, or 81 + dropped kind.
 #[inline]
 pub fn from_index(m: Move) -> usize {
-    if m.is_drop() {
-        SQUARE_COUNT + m.dropped().index()
-    } else {
-        m.from().index()
-    }
+    m.from_or_drop_index()
 }
 
 /// One continuation-history table: indexed by the current piece and destination.

@@ -2,7 +2,7 @@
 //! stage only when the previous one is used up (a cutoff often comes before the quiets).
 
 use crate::history::{from_index, Histories, PieceToHistory};
-use engine::{generate, Bitboard, GenKind, Move, MoveSink, PieceType, Position, MAX_MOVES};
+use engine::{generate, Bitboard, GenKind, Move, MoveSink, PieceType, Position, MAX_MOVES, PIECE_NB, SQUARE_COUNT};
 use std::mem::MaybeUninit;
 
 /// A move with its ordering score.
@@ -57,8 +57,8 @@ enum Stage {
     Done,
 }
 
-/// The continuation-history tables of the last two plies, if any.
-pub type ContTables<'a> = [Option<&'a PieceToHistory>; 2];
+/// Stands in for the continuation history of a ply without a move (the root's parents).
+static NO_CONTINUATION: PieceToHistory = [[0; SQUARE_COUNT]; PIECE_NB];
 
 /// The (piece, destination) of the last two plies' moves, which select the continuation-history
 /// tables; looked up only when the quiets are scored, not at every call of `next`.
@@ -220,16 +220,14 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     {
-                        let us = pos.side_to_move();
-                        let cont: ContTables = self.cont_keys.map(|k| k.map(|(pc, to)| hist.continuation(pc, to)));
+                        let main = &hist.main[pos.side_to_move().index()];
+                        // A missing continuation table reads as all zeros: the same sums, no test.
+                        let [c0, c1] =
+                            self.cont_keys.map(|k| k.map_or(&NO_CONTINUATION, |(pc, to)| hist.continuation(pc, to)));
                         self.fill(pos, GenKind::Quiets, |m| {
                             let pc = m.piece_after().index();
                             let to = m.to().index();
-                            let mut s = hist.main[us.index()][from_index(m)][to] as i32;
-                            for t in cont.iter().flatten() {
-                                s += t[pc][to] as i32;
-                            }
-                            s
+                            main[from_index(m)][to] as i32 + c0[pc][to] as i32 + c1[pc][to] as i32
                         });
                         partial_insertion_sort(self.list.as_mut_slice(), self.sort_limit);
                     }

@@ -79,7 +79,7 @@ fn generate_of<const KIND: u8, const BLACK: bool, S: MoveSink>(pos: &Position, l
     piece_moves(pos, &at, PieceType::Dragon, list);
     for from in pos.golds() & own {
         let mut t = gold_attacks(us, from) & board_target;
-        if pinned.contains(from) {
+        if pinned.any() && pinned.contains(from) {
             t &= line(ksq, from);
         }
         let pc = pos.piece_on(from);
@@ -104,7 +104,8 @@ struct Targets {
 fn piece_moves<S: MoveSink>(pos: &Position, at: &Targets, pt: PieceType, list: &mut S) {
     for from in pos.pieces(at.us, pt) {
         let mut t = piece_attacks(at.us, pt, from, at.occ) & at.board_target;
-        if at.pinned.contains(from) {
+        // Most positions pin nothing: one loop-invariant test spares the square lookup.
+        if at.pinned.any() && at.pinned.contains(from) {
             t &= line(at.ksq, from);
         }
         push_board_moves(list, at.us, pt, from, t);
@@ -156,7 +157,7 @@ fn pawn_moves<S: MoveSink>(
             Square::new(to.index() as u8 - 1)
         }
     };
-    let pin_ok = |from: Square, to: Square| !pinned.contains(from) || aligned(ksq, from, to);
+    let pin_ok = |from: Square, to: Square| pinned.is_empty() || !pinned.contains(from) || aligned(ksq, from, to);
     // Promotions (and forced promotions) into the zone count as captures-stage moves.
     let (promo_target, plain_target) = match kind {
         GenKind::Captures => (capture_target | quiet_target, capture_target),

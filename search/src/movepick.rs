@@ -234,7 +234,8 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if self.cur < self.list.len {
+                    // A loop of its own: under late move pruning most quiets are passed over.
+                    while self.cur < self.list.len {
                         let m = self.list.as_mut_slice()[self.cur].m;
                         self.cur += 1;
                         // Late move pruning spares checks: in shogi a quiet drop is often mate.
@@ -244,7 +245,6 @@ impl MovePicker {
                         {
                             return Some(m);
                         }
-                        continue;
                     }
                     self.stage = Stage::BadCaptures;
                 }

@@ -52,12 +52,14 @@ impl Move {
         Square::new(((self.0 >> 7) & 0x7f) as u8)
     }
 
-    /// The origin square's index of a board move, or 81 + the dropped kind's index for a drop:
-    /// one index over both, for tables such as the search's histories, without a branch.
+    /// Where the move comes from, as one index for tables over board moves and drops alike
+    /// (such as the search's histories): the origin square's index (below 81) for a board move,
+    /// 128 + the dropped kind's index for a drop; always below `FROM_OR_DROP_NB`.
     #[inline(always)]
     pub const fn from_or_drop_index(self) -> usize {
-        // Bits 7-13 hold the origin of a board move and the dropped kind of a drop.
-        (((self.0 >> 7) & 0x7f) + 81 * ((self.0 & DROP) >> 14)) as usize
+        // Bits 7-13 hold the origin of a board move and the dropped kind of a drop; bit 14 is
+        // the drop flag.
+        ((self.0 >> 7) & 0xff) as usize
     }
 
     /// Whether this is a drop.
@@ -161,6 +163,9 @@ impl fmt::Debug for Move {
         fmt::Display::fmt(self, f)
     }
 }
+
+/// The number of values `Move::from_or_drop_index` takes (some of the 136 go unused).
+pub const FROM_OR_DROP_NB: usize = 128 + 8;
 
 /// Where move generation appends its moves.
 pub trait MoveSink {
@@ -299,7 +304,8 @@ mod tests {
         assert_eq!(Move::promotion(Square::new(7), Square::new(6), pc).from_or_drop_index(), 7);
         for pt in PieceType::HAND {
             let m = Move::drop(Piece::new(crate::Color::Black, pt), Square::new(40));
-            assert_eq!(m.from_or_drop_index(), 81 + pt.index());
+            assert_eq!(m.from_or_drop_index(), 128 + pt.index());
+            assert!(m.from_or_drop_index() < FROM_OR_DROP_NB);
         }
     }
 

@@ -1,14 +1,14 @@
 //! Move-ordering statistics learned during the search: killers, counter moves, and the
 //! butterfly, capture and continuation histories. Board moves and drops are indexed apart
-//! (a drop's "from" is 81 + its kind), as a drop and a board move to one square differ.
+//! (a drop's "from" is 128 + its kind), as a drop and a board move to one square differ.
 
-use engine::{Color, Move, PIECE_NB, SQUARE_COUNT};
+use engine::{Color, Move, FROM_OR_DROP_NB, PIECE_NB, SQUARE_COUNT};
 
 /// History values stay within +-HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16384;
-const FROM_NB: usize = SQUARE_COUNT + 8;
+const FROM_NB: usize = FROM_OR_DROP_NB;
 
-/// The "from" index of a move: its origin square, or 81 + dropped kind.
+/// The "from" index of a move: its origin square, or 128 + dropped kind.
 #[inline]
 pub fn from_index(m: Move) -> usize {
     m.from_or_drop_index()

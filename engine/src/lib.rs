@@ -31,7 +31,7 @@ pub use color::Color;
 pub use hand::Hand;
 pub use mate1::{find_mate_in_1, first_mating_check, flights_left, free_flights, is_mate_after_check};
 pub use movegen::{generate, generate_legal, is_pawn_drop_mate, pawn_drop_squares, GenKind};
-pub use moves::{Move, MoveList, MAX_MOVES};
+pub use moves::{Move, MoveList, MoveSink, FROM_OR_DROP_NB, MAX_MOVES};
 pub use notation::MoveError;
 pub use perft::{perft, perft_divide, perft_divide_with, perft_with, LastPly};
 pub use piece::{Piece, PieceType, PIECE_NB, PIECE_TYPE_NB, PROMOTED};

@@ -2,7 +2,7 @@
 //! and king safety are resolved here, so callers never test legality afterwards.
 
 use crate::attacks::*;
-use crate::{Bitboard, Color, Move, MoveList, Piece, PieceType, Position, Square};
+use crate::{Bitboard, Color, Move, MoveList, MoveSink, Piece, PieceType, Position, Square};
 
 /// Which part of the legal moves to generate. `Captures` and `Quiets` partition `All`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -16,17 +16,18 @@ pub enum GenKind {
     All,
 }
 
-/// Appends the legal moves of the given kind to `list`. In check these are evasions.
-pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
+/// Appends the legal moves of the given kind to `list` (a `MoveList`, or any other sink such
+/// as the search's scored list, which then needs no copy). In check these are evasions.
+pub fn generate<S: MoveSink>(pos: &Position, kind: GenKind, list: &mut S) {
     // One copy per kind and colour: the kind's targets and the colour's table rows become
     // constants, and each piece kind's attack lookup is inlined.
     match (kind, pos.side_to_move()) {
-        (GenKind::Captures, Color::Black) => generate_of::<CAPTURES, true>(pos, list),
-        (GenKind::Captures, Color::White) => generate_of::<CAPTURES, false>(pos, list),
-        (GenKind::Quiets, Color::Black) => generate_of::<QUIETS, true>(pos, list),
-        (GenKind::Quiets, Color::White) => generate_of::<QUIETS, false>(pos, list),
-        (GenKind::All, Color::Black) => generate_of::<ALL, true>(pos, list),
-        (GenKind::All, Color::White) => generate_of::<ALL, false>(pos, list),
+        (GenKind::Captures, Color::Black) => generate_of::<CAPTURES, true, S>(pos, list),
+        (GenKind::Captures, Color::White) => generate_of::<CAPTURES, false, S>(pos, list),
+        (GenKind::Quiets, Color::Black) => generate_of::<QUIETS, true, S>(pos, list),
+        (GenKind::Quiets, Color::White) => generate_of::<QUIETS, false, S>(pos, list),
+        (GenKind::All, Color::Black) => generate_of::<ALL, true, S>(pos, list),
+        (GenKind::All, Color::White) => generate_of::<ALL, false, S>(pos, list),
     }
 }
 
@@ -36,7 +37,7 @@ const QUIETS: u8 = 1;
 const ALL: u8 = 2;
 
 /// `generate` for one kind (`KIND`, see the constants above) and side to move (`BLACK`).
-fn generate_of<const KIND: u8, const BLACK: bool>(pos: &Position, list: &mut MoveList) {
+fn generate_of<const KIND: u8, const BLACK: bool, S: MoveSink>(pos: &Position, list: &mut S) {
     let kind = match KIND {
         CAPTURES => GenKind::Captures,
         QUIETS => GenKind::Quiets,
@@ -78,7 +79,7 @@ fn generate_of<const KIND: u8, const BLACK: bool>(pos: &Position, list: &mut Mov
     piece_moves(pos, &at, PieceType::Dragon, list);
     for from in pos.golds() & own {
         let mut t = gold_attacks(us, from) & board_target;
-        if pinned.contains(from) {
+        if pinned.any() && pinned.contains(from) {
             t &= line(ksq, from);
         }
         let pc = pos.piece_on(from);
@@ -100,10 +101,11 @@ struct Targets {
 
 /// The board moves of `us`'s pieces of kind `pt` (not king, not gold-movers) to the targets.
 #[inline(always)]
-fn piece_moves(pos: &Position, at: &Targets, pt: PieceType, list: &mut MoveList) {
+fn piece_moves<S: MoveSink>(pos: &Position, at: &Targets, pt: PieceType, list: &mut S) {
     for from in pos.pieces(at.us, pt) {
         let mut t = piece_attacks(at.us, pt, from, at.occ) & at.board_target;
-        if at.pinned.contains(from) {
+        // Most positions pin nothing: one loop-invariant test spares the square lookup.
+        if at.pinned.any() && at.pinned.contains(from) {
             t &= line(at.ksq, from);
         }
         push_board_moves(list, at.us, pt, from, t);
@@ -118,7 +120,7 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
 /// King moves to squares the enemy does not attack (the king itself removed from the board,
 /// so it cannot hide behind itself from a slider).
 #[inline(always)]
-fn king_moves(pos: &Position, us: Color, kind: GenKind, enemy: Bitboard, empty: Bitboard, list: &mut MoveList) {
+fn king_moves<S: MoveSink>(pos: &Position, us: Color, kind: GenKind, enemy: Bitboard, empty: Bitboard, list: &mut S) {
     let ksq = pos.king_square(us);
     let target = match kind {
         GenKind::Captures => enemy,
@@ -133,14 +135,14 @@ fn king_moves(pos: &Position, us: Color, kind: GenKind, enemy: Bitboard, empty: 
 
 /// Pawn pushes, all at once by shifting the pawn bitboard one rank forward.
 #[inline(always)]
-fn pawn_moves(
+fn pawn_moves<S: MoveSink>(
     pos: &Position,
     us: Color,
     kind: GenKind,
     capture_target: Bitboard,
     quiet_target: Bitboard,
     pinned: Bitboard,
-    list: &mut MoveList,
+    list: &mut S,
 ) {
     let ksq = pos.king_square(us);
     let pawns = pos.pieces(us, PieceType::Pawn);
@@ -155,7 +157,7 @@ fn pawn_moves(
             Square::new(to.index() as u8 - 1)
         }
     };
-    let pin_ok = |from: Square, to: Square| !pinned.contains(from) || aligned(ksq, from, to);
+    let pin_ok = |from: Square, to: Square| pinned.is_empty() || !pinned.contains(from) || aligned(ksq, from, to);
     // Promotions (and forced promotions) into the zone count as captures-stage moves.
     let (promo_target, plain_target) = match kind {
         GenKind::Captures => (capture_target | quiet_target, capture_target),
@@ -181,7 +183,7 @@ fn pawn_moves(
 /// optional promotion for a move into, out of or inside the zone. Works on whole bitboards so
 /// that no per-move rank arithmetic is needed.
 #[inline(always)]
-fn push_board_moves(list: &mut MoveList, us: Color, pt: PieceType, from: Square, targets: Bitboard) {
+fn push_board_moves<S: MoveSink>(list: &mut S, us: Color, pt: PieceType, from: Square, targets: Bitboard) {
     let pc = Piece::new(us, pt);
     let zone = Bitboard::zone(us);
     let (promote_only, promote_both, plain) = match pt {
@@ -222,7 +224,7 @@ pub fn pawn_drop_squares(pos: &Position, us: Color) -> Bitboard {
 
 /// Drops onto `target` (empty squares, or interposition squares in check).
 #[inline(always)]
-fn drops(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
+fn drops<S: MoveSink>(pos: &Position, us: Color, target: Bitboard, list: &mut S) {
     let hand = pos.hand(us);
     if hand.is_empty() || target.is_empty() {
         return;
@@ -265,7 +267,7 @@ fn drops(pos: &Position, us: Color, target: Bitboard, list: &mut MoveList) {
     }
     let last = Bitboard::far(us, 1);
     let last2 = Bitboard::far(us, 2);
-    let emit = |list: &mut MoveList, squares: Bitboard, kinds: &[Piece]| {
+    let emit = |list: &mut S, squares: Bitboard, kinds: &[Piece]| {
         squares.for_each(|to| {
             for &pc in kinds {
                 list.push(Move::drop(pc, to));

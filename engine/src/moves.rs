@@ -52,6 +52,16 @@ impl Move {
         Square::new(((self.0 >> 7) & 0x7f) as u8)
     }
 
+    /// Where the move comes from, as one index for tables over board moves and drops alike
+    /// (such as the search's histories): the origin square's index (below 81) for a board move,
+    /// 128 + the dropped kind's index for a drop; always below `FROM_OR_DROP_NB`.
+    #[inline(always)]
+    pub const fn from_or_drop_index(self) -> usize {
+        // Bits 7-13 hold the origin of a board move and the dropped kind of a drop; bit 14 is
+        // the drop flag.
+        ((self.0 >> 7) & 0xff) as usize
+    }
+
     /// Whether this is a drop.
     #[inline(always)]
     pub const fn is_drop(self) -> bool {
@@ -151,6 +161,22 @@ impl fmt::Display for Move {
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
+    }
+}
+
+/// The number of values `Move::from_or_drop_index` takes (some of the 136 go unused).
+pub const FROM_OR_DROP_NB: usize = 128 + 8;
+
+/// Where move generation appends its moves.
+pub trait MoveSink {
+    /// Appends a move.
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
     }
 }
 
@@ -270,6 +296,18 @@ impl<'a> IntoIterator for &'a MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_or_drop_index_numbers_origins_then_dropped_kinds() {
+        let pc = Piece::new(crate::Color::White, PieceType::Silver);
+        assert_eq!(Move::normal(Square::new(80), Square::new(3), pc).from_or_drop_index(), 80);
+        assert_eq!(Move::promotion(Square::new(7), Square::new(6), pc).from_or_drop_index(), 7);
+        for pt in PieceType::HAND {
+            let m = Move::drop(Piece::new(crate::Color::Black, pt), Square::new(40));
+            assert_eq!(m.from_or_drop_index(), 128 + pt.index());
+            assert!(m.from_or_drop_index() < FROM_OR_DROP_NB);
+        }
+    }
 
     #[test]
     fn move_list_reads_back_what_was_pushed() {

@@ -3,7 +3,7 @@
 //! how hard each side's pieces press on the enemy king's surroundings and guard their own (the
 //! idea of YaneuraOu's material-level "effect near the king" terms), and where the kings stand.
 //! Its step-piece part is kept incrementally too (`step_pressure_delta`); the sliding part is
-//! computed per node. The interface is deliberately narrow (`evaluate`, `material`,
+//! computed per node, unless the move cannot have changed it (`slider_pressure_kept`). The interface is deliberately narrow (`evaluate`, `material`,
 //! `positional` and its two parts, `move_gain`) so a stronger evaluation can replace it.
 
 #![deny(missing_docs)]
@@ -151,7 +151,48 @@ pub fn step_pressure(pos: &Position) -> Value {
 /// bishops and rooks (horses and dragons included), which depend on the occupancy. From
 /// Black's point of view.
 pub fn slider_pressure(pos: &Position) -> Value {
-    side_slider_pressure(pos, Color::Black) - side_slider_pressure(pos, Color::White)
+    slider_pressure_and_reach(pos).0
+}
+
+/// `slider_pressure` and its reach: every square the sliders it counts attack (those not
+/// skipped as missing the zones). Only the occupancy of these squares can change their
+/// attacks, which lets the search keep the value across most moves (`slider_pressure_kept`).
+#[inline]
+pub fn slider_pressure_and_reach(pos: &Position) -> (Value, Bitboard) {
+    let (black, black_reach) = side_slider_pressure(pos, Color::Black);
+    let (white, white_reach) = side_slider_pressure(pos, Color::White);
+    (black - white, black_reach | white_reach)
+}
+
+/// Piece kinds after a move that rule out keeping `slider_pressure`: sliders (a promoted
+/// lance was one before the move) and kings (whose move shifts the zones), as bits by kind.
+const SLIDER_OR_KING: u32 = 1 << PieceType::Lance as u32
+    | 1 << PieceType::Bishop as u32
+    | 1 << PieceType::Rook as u32
+    | 1 << PieceType::King as u32
+    | 1 << PieceType::ProLance as u32
+    | 1 << PieceType::Horse as u32
+    | 1 << PieceType::Dragon as u32;
+
+/// Whether `slider_pressure` is the same after `m` (to be called before it is made), given
+/// the `reach` of `slider_pressure_and_reach` for this position. It is when no slider or king
+/// moves, is dropped or is captured, and the occupancy changes only outside the reach: the
+/// zones, the set of sliders and each one's attacks all stay (a slider's attacks depend only
+/// on the occupancy of the squares it attacks). A capture leaves its destination occupied.
+#[inline]
+pub fn slider_pressure_kept(pos: &Position, m: Move, reach: Bitboard) -> bool {
+    if SLIDER_OR_KING >> m.piece_after().kind() as u32 & 1 != 0 {
+        return false;
+    }
+    if m.is_drop() {
+        return !reach.contains(m.to());
+    }
+    let captured = pos.piece_on(m.to());
+    if captured.is_empty() {
+        !reach.contains(m.to()) && !reach.contains(m.from())
+    } else {
+        SLIDER_OR_KING >> captured.kind() as u32 & 1 == 0 && !reach.contains(m.from())
+    }
 }
 
 /// How much `m` changes `step_pressure` (to be called before the move is made), or `None`
@@ -241,10 +282,10 @@ fn side_step_pressure(pos: &Position, c: Color) -> Value {
     weights::KING_RANK[own_king.relative_rank(c) as usize] + n.value()
 }
 
-/// One side's zone counts of sliding attacks. A slider whose attacks on an empty board miss
-/// the zones is skipped without looking at the occupancy.
+/// One side's zone counts of sliding attacks, and the union of the attacks counted. A slider
+/// whose attacks on an empty board miss the zones is skipped without looking at the occupancy.
 #[inline(always)]
-fn side_slider_pressure(pos: &Position, c: Color) -> Value {
+fn side_slider_pressure(pos: &Position, c: Color) -> (Value, Bitboard) {
     let enemy_king = pos.king_square(!c);
     let near_enemy = king_attacks(enemy_king);
     let ring_enemy = OUTER_RING[enemy_king.index()];
@@ -252,7 +293,9 @@ fn side_slider_pressure(pos: &Position, c: Color) -> Value {
     let zones = near_enemy | ring_enemy | near_own;
     let occ = pos.occupied();
     let mut n = ZoneCounts::default();
+    let mut reach = Bitboard::EMPTY;
     let mut add = |att: Bitboard| {
+        reach |= att;
         let att = att & zones;
         if att.any() {
             n.near_enemy += (att & near_enemy).count() as i32;
@@ -276,7 +319,7 @@ fn side_slider_pressure(pos: &Position, c: Color) -> Value {
             add(rook_attacks(sq, occ));
         }
     }
-    n.value()
+    (n.value(), reach)
 }
 
 /// The static evaluation from the side to move's point of view.
@@ -426,6 +469,25 @@ mod tests {
                 assert_eq!(before + d, step_pressure(&after), "{}", after.to_sfen());
             }
         });
+    }
+
+    #[test]
+    fn slider_pressure_kept_only_when_unchanged() {
+        let (mut kept, mut moves) = (0, 0);
+        playouts(30, |pos, m| {
+            let Some(m) = m else { return };
+            let (before, reach) = slider_pressure_and_reach(pos);
+            assert_eq!(before, slider_pressure(pos));
+            let mut after = pos.clone();
+            after.do_move(m);
+            moves += 1;
+            if slider_pressure_kept(pos, m, reach) {
+                kept += 1;
+                assert_eq!(before, slider_pressure(&after), "{} {m}", pos.to_sfen());
+            }
+        });
+        // The test means something only if both answers occur.
+        assert!(kept > moves / 10 && kept < moves, "{kept} of {moves}");
     }
 
     #[test]

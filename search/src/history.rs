@@ -1,21 +1,17 @@
 //! Move-ordering statistics learned during the search: killers, counter moves, and the
 //! butterfly, capture and continuation histories. Board moves and drops are indexed apart
-//! (a drop's "from" is 81 + its kind), as a drop and a board move to one square differ.
+//! (a drop's "from" is 128 + its kind), as a drop and a board move to one square differ.
 
-use engine::{Color, Move, PIECE_NB, SQUARE_COUNT};
+use engine::{Color, Move, FROM_OR_DROP_NB, PIECE_NB, SQUARE_COUNT};
 
 /// History values stay within +-HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16384;
-const FROM_NB: usize = SQUARE_COUNT + 8;
+const FROM_NB: usize = FROM_OR_DROP_NB;
 
-/// The "from" index of a move: its origin square, or 81 + dropped kind.
+/// The "from" index of a move: its origin square, or 128 + dropped kind.
 #[inline]
 pub fn from_index(m: Move) -> usize {
-    if m.is_drop() {
-        SQUARE_COUNT + m.dropped().index()
-    } else {
-        m.from().index()
-    }
+    m.from_or_drop_index()
 }
 
 /// One continuation-history table: indexed by the current piece and destination.
@@ -36,7 +32,13 @@ pub struct Histories {
     /// Capture history: [moving piece][to][captured kind].
     pub capture: Box<[[[i16; 16]; SQUARE_COUNT]; PIECE_NB]>,
     /// Continuation history: [previous piece][previous to] -> table for the current move.
-    pub continuation: Box<[[PieceToHistory; SQUARE_COUNT]; PIECE_NB]>,
+    /// Written only through `update_continuation`, which records the table in `touched`.
+    continuation: Box<[[PieceToHistory; SQUARE_COUNT]; PIECE_NB]>,
+    /// The (previous piece, previous to) of every continuation table written since the last
+    /// clear, each once: `clear` zeroes just these (a search touches a fraction of the 13 MB).
+    touched: Vec<(u16, u16)>,
+    /// Whether each continuation table is listed in `touched`.
+    is_touched: Box<[[bool; SQUARE_COUNT]; PIECE_NB]>,
     /// The refutation of each [previous piece][previous to].
     pub counter: Box<[[Move; SQUARE_COUNT]; PIECE_NB]>,
 }
@@ -59,14 +61,48 @@ fn zeroed<T>() -> Box<T> {
 
 impl Default for Histories {
     fn default() -> Self {
-        Histories { main: zeroed(), capture: zeroed(), continuation: zeroed(), counter: zeroed() }
+        Histories {
+            main: zeroed(),
+            capture: zeroed(),
+            continuation: zeroed(),
+            touched: Vec::new(),
+            is_touched: zeroed(),
+            counter: zeroed(),
+        }
     }
 }
 
 impl Histories {
-    /// Forgets everything.
+    /// Forgets everything. Zeroes in place, and of the continuation history only the tables
+    /// written since the last clear: the rest are still zero.
     pub fn clear(&mut self) {
-        *self = Histories::default();
+        for &(pc, to) in &self.touched {
+            let (pc, to) = (pc as usize, to as usize);
+            self.continuation[pc][to] = [[0; SQUARE_COUNT]; PIECE_NB];
+            self.is_touched[pc][to] = false;
+        }
+        self.touched.clear();
+        *self.main = [[[0; SQUARE_COUNT]; FROM_NB]; 2];
+        *self.capture = [[[0; 16]; SQUARE_COUNT]; PIECE_NB];
+        *self.counter = [[Move::NONE; SQUARE_COUNT]; PIECE_NB];
+    }
+
+    /// The continuation-history table that follows a move of `prev_piece` to `prev_to`
+    /// (indexes as in `continuation`).
+    #[inline]
+    pub fn continuation(&self, prev_piece: usize, prev_to: usize) -> &PieceToHistory {
+        &self.continuation[prev_piece][prev_to]
+    }
+
+    /// Applies `bonus` (see `update`) to the continuation history of a move of `piece` to `to`
+    /// after a move of `prev_piece` to `prev_to`.
+    #[inline]
+    pub fn update_continuation(&mut self, prev_piece: usize, prev_to: usize, piece: usize, to: usize, bonus: i32) {
+        if !self.is_touched[prev_piece][prev_to] {
+            self.is_touched[prev_piece][prev_to] = true;
+            self.touched.push((prev_piece as u16, prev_to as u16));
+        }
+        update(&mut self.continuation[prev_piece][prev_to][piece][to], bonus);
     }
 
     /// The butterfly history of `m` for `c`.
@@ -105,5 +141,25 @@ mod tests {
         assert_eq!(h.main[1][88][80], 0);
         assert_eq!(h.counter[31][80], Move::NONE);
         assert_eq!(h.continuation[31][80][31][80], 0);
+    }
+
+    #[test]
+    fn clear_empties_every_table() {
+        let mut h = Histories::default();
+        let m = Move::from_raw(0x0001_0203);
+        for round in 0..2 {
+            h.main[1][88][80] = 7;
+            h.capture[3][4][5] = 7;
+            h.counter[31][80] = m;
+            h.update_continuation(31, 80, 2, 3, 500);
+            h.update_continuation(31, 80, 4, 5, 500);
+            h.update_continuation(round, 0, 31, 80, -500);
+            assert_ne!(h.continuation(31, 80)[2][3], 0);
+            h.clear();
+            let fresh = Histories::default();
+            assert!(h.main == fresh.main && h.capture == fresh.capture && h.counter == fresh.counter);
+            assert!(h.continuation == fresh.continuation && h.is_touched == fresh.is_touched);
+            assert!(h.touched.is_empty());
+        }
     }
 }

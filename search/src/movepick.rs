@@ -2,7 +2,7 @@
 //! stage only when the previous one is used up (a cutoff often comes before the quiets).
 
 use crate::history::{from_index, Histories, PieceToHistory};
-use engine::{generate, Bitboard, GenKind, Move, MoveList, PieceType, Position, MAX_MOVES};
+use engine::{generate, Bitboard, GenKind, Move, MoveSink, PieceType, Position, MAX_MOVES, PIECE_NB, SQUARE_COUNT};
 use std::mem::MaybeUninit;
 
 /// A move with its ordering score.
@@ -57,8 +57,8 @@ enum Stage {
     Done,
 }
 
-/// The continuation-history tables of the last two plies, if any.
-pub type ContTables<'a> = [Option<&'a PieceToHistory>; 2];
+/// Stands in for the continuation history of a ply without a move (the root's parents).
+static NO_CONTINUATION: PieceToHistory = [[0; SQUARE_COUNT]; PIECE_NB];
 
 /// The (piece, destination) of the last two plies' moves, which select the continuation-history
 /// tables; looked up only when the quiets are scored, not at every call of `next`.
@@ -105,6 +105,14 @@ fn partial_insertion_sort(items: &mut [Scored], limit: i32) {
         }
     }
     items[..head].sort_unstable_by_key(|s| std::cmp::Reverse(s.score));
+}
+
+/// Move generation writes straight into the list (score 0 until scored), saving a copy.
+impl MoveSink for ScoredList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        ScoredList::push(self, m, 0);
+    }
 }
 
 impl MovePicker {
@@ -212,23 +220,22 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     {
-                        let us = pos.side_to_move();
-                        let cont: ContTables = self.cont_keys.map(|k| k.map(|(pc, to)| &hist.continuation[pc][to]));
+                        let main = &hist.main[pos.side_to_move().index()];
+                        // A missing continuation table reads as all zeros: the same sums, no test.
+                        let [c0, c1] =
+                            self.cont_keys.map(|k| k.map_or(&NO_CONTINUATION, |(pc, to)| hist.continuation(pc, to)));
                         self.fill(pos, GenKind::Quiets, |m| {
                             let pc = m.piece_after().index();
                             let to = m.to().index();
-                            let mut s = hist.main[us.index()][from_index(m)][to] as i32;
-                            for t in cont.iter().flatten() {
-                                s += t[pc][to] as i32;
-                            }
-                            s
+                            main[from_index(m)][to] as i32 + c0[pc][to] as i32 + c1[pc][to] as i32
                         });
                         partial_insertion_sort(self.list.as_mut_slice(), self.sort_limit);
                     }
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if self.cur < self.list.len {
+                    // A loop of its own: under late move pruning most quiets are passed over.
+                    while self.cur < self.list.len {
                         let m = self.list.as_mut_slice()[self.cur].m;
                         self.cur += 1;
                         // Late move pruning spares checks: in shogi a quiet drop is often mate.
@@ -238,7 +245,6 @@ impl MovePicker {
                         {
                             return Some(m);
                         }
-                        continue;
                     }
                     self.stage = Stage::BadCaptures;
                 }
@@ -285,12 +291,11 @@ impl MovePicker {
     }
 
     fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {
-        let mut moves = MoveList::new();
-        generate(pos, kind, &mut moves);
         self.list.len = 0;
         self.cur = 0;
-        for &m in moves.iter() {
-            self.list.push(m, score(m));
+        generate(pos, kind, &mut self.list);
+        for s in self.list.as_mut_slice() {
+            s.score = score(s.m);
         }
     }
 
@@ -344,6 +349,7 @@ fn capture_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::MoveList;
 
     #[test]
     fn partial_sort_orders_the_good_moves_and_keeps_the_rest() {

@@ -7,7 +7,7 @@ use crate::movepick::{is_tactical, ContKeys, MovePicker};
 use crate::thread::Shared;
 use crate::tt::{Bound, TtData};
 use crate::types::*;
-use engine::{Color, Move, Position, Repetition};
+use engine::{Bitboard, Color, Move, Position, Repetition};
 
 /// The largest positional term the lazy evaluation in quiescence search assumes.
 const LAZY_MARGIN: Value = 900;
@@ -94,6 +94,11 @@ struct Frame {
     material: Value,
     /// `eval::step_pressure` (Black's point of view), or VALUE_NONE until computed.
     steps: Value,
+    /// `eval::slider_pressure` (Black's point of view), or VALUE_NONE until computed; kept
+    /// from the parent when the move cannot change it (`eval::slider_pressure_kept`).
+    sliders: Value,
+    /// The reach of `sliders` (see `eval::slider_pressure_and_reach`), valid once it is set.
+    slider_reach: Bitboard,
 }
 
 const EMPTY_FRAME: Frame = Frame {
@@ -103,6 +108,8 @@ const EMPTY_FRAME: Frame = Frame {
     killers: [Move::NONE; 2],
     material: 0,
     steps: VALUE_NONE,
+    sliders: VALUE_NONE,
+    slider_reach: Bitboard::EMPTY,
 };
 
 /// Late move reductions, indexed by depth and move number: 0.5 + ln(depth) ln(moves) / 2.1.
@@ -195,6 +202,7 @@ impl Worker {
         let m = eval::material(pos);
         self.stack[0].material = if pos.side_to_move() == Color::Black { m } else { -m };
         self.stack[0].steps = eval::step_pressure(pos);
+        self.stack[0].sliders = VALUE_NONE;
         let mut depth = 1;
         while depth <= max_depth && !shared.stopped() {
             // Lazy SMP diversity: odd helpers skip every other iteration's start depth.
@@ -282,7 +290,14 @@ impl Worker {
             steps = eval::step_pressure(pos);
             self.stack[ply].steps = steps;
         }
-        let positional = steps + eval::slider_pressure(pos);
+        let mut sliders = self.stack[ply].sliders;
+        if sliders == VALUE_NONE {
+            let reach;
+            (sliders, reach) = eval::slider_pressure_and_reach(pos);
+            self.stack[ply].sliders = sliders;
+            self.stack[ply].slider_reach = reach;
+        }
+        let positional = steps + sliders;
         self.stack[ply].material + if pos.side_to_move() == Color::Black { positional } else { -positional }
     }
 
@@ -295,10 +310,14 @@ impl Worker {
             steps = eval::step_pressure(pos);
             self.stack[ply].steps = steps;
         }
-        let material = self.stack[ply].material;
+        let (material, sliders, reach) =
+            (self.stack[ply].material, self.stack[ply].sliders, self.stack[ply].slider_reach);
         let child = &mut self.stack[ply + 1];
         child.material = -(material + gain);
         child.steps = eval::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| steps + d);
+        child.sliders =
+            if sliders != VALUE_NONE && eval::slider_pressure_kept(pos, m, reach) { sliders } else { VALUE_NONE };
+        child.slider_reach = reach;
     }
 
     fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {
@@ -438,6 +457,9 @@ impl Worker {
                 self.stack[ply].piece_to = None;
                 self.stack[ply + 1].material = -self.stack[ply].material;
                 self.stack[ply + 1].steps = self.stack[ply].steps;
+                // A pass leaves the board as it is.
+                self.stack[ply + 1].sliders = self.stack[ply].sliders;
+                self.stack[ply + 1].slider_reach = self.stack[ply].slider_reach;
                 pos.do_null_move();
                 let v = -self.search(pos, shared, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 pos.undo_null_move();
@@ -657,7 +679,7 @@ impl Worker {
         for back in 1..=2 {
             if ply >= back {
                 if let Some((ppc, pto)) = self.stack[ply - back].piece_to {
-                    update(&mut self.hist.continuation[ppc][pto][pc][to], bonus);
+                    self.hist.update_continuation(ppc, pto, pc, to, bonus);
                 }
             }
         }

@@ -3,8 +3,9 @@
 //! how hard each side's pieces press on the enemy king's surroundings and guard their own (the
 //! idea of YaneuraOu's material-level "effect near the king" terms), and where the kings stand.
 //! Its step-piece part is kept incrementally too (`step_pressure_delta`); the sliding part is
-//! computed per node, unless the move cannot have changed it (`slider_pressure_kept`). The interface is deliberately narrow (`evaluate`, `material`,
-//! `positional` and its two parts, `move_gain`) so a stronger evaluation can replace it.
+//! computed per node, unless the move cannot have changed it (`slider_pressure_kept`). The
+//! interface is deliberately narrow (`evaluate`, `material`, `positional` and its two parts,
+//! `move_gain`) so a stronger evaluation can replace it.
 
 #![deny(missing_docs)]
 

@@ -453,8 +453,8 @@ fn root_mate(
     if !root_moves.contains(&line[0]) {
         return None;
     }
-    // When the budget did not prove the line shortest, a move back into the game's history
-    // is left to alpha-beta, which knows repetitions and mate distances.
+    // A first move back into the game's history (possible when the budget did not prove the
+    // line shortest) is left to alpha-beta, which knows repetitions and mate distances.
     let mut after = pos.clone();
     after.do_move(line[0]);
     if after.repetition(usize::MAX) != Repetition::None {

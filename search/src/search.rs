@@ -34,12 +34,10 @@ fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
     let near = engine::attacks::king_attacks(ksq);
     let mut free = None;
     for &m in checks.iter() {
-        if !near.contains(m.to()) {
-            if m.piece_after().kind() != engine::PieceType::Knight {
-                continue;
-            }
-        } else if !supported_after(pos, m, ksq) {
-            // The king takes the checker: not mate, and cheaper to see than making the move.
+        // The list holds only contact checks and knight checks (a knight cannot be taken by
+        // the king it checks). A contact checker the king can take gives no mate, and that
+        // is cheaper to see than the screens below.
+        if near.contains(m.to()) && !supported_after(pos, m, ksq) {
             continue;
         }
         // Exact screens of `first_mating_check`, cheaper than playing the check: a flight

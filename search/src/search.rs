@@ -195,7 +195,9 @@ impl Worker {
     /// Iterative deepening until `stop` or the depth limit. The main thread (id 0) reports
     /// and decides when to stop.
     pub fn iterate(&mut self, pos: &mut Position, shared: &Shared) {
-        let max_depth = shared.depth_limit();
+        // Only the main thread obeys a depth limit: a helper that stopped at it would leave its
+        // core idle while the main thread finishes, so helpers search on until told to stop.
+        let max_depth = if self.id == 0 { shared.depth_limit() } else { MAX_PLY as i32 - 10 };
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
         let m = eval::material(pos);
         self.stack[0].material = if pos.side_to_move() == Color::Black { m } else { -m };

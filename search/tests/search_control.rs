@@ -218,3 +218,20 @@ fn two_threads_keep_time_and_find_the_mate() {
     let pv = &out.last_info().pv;
     assert_eq!(pv.first(), Some(&out.best_move()), "bestmove is not the reported PV's first move");
 }
+
+/// Only the main thread obeys a depth limit (helpers search on, so their cores do not idle
+/// while it finishes): the search still ends when the main thread completes the depth, and
+/// reports that depth.
+#[test]
+fn helpers_stop_when_the_main_thread_completes_a_depth_limit() {
+    let mut s = searcher(&Options { threads: 4, ..options() });
+    for (i, sf) in POSITIONS.iter().enumerate() {
+        let pos = sfen(sf);
+        let depth = 1 + 2 * i as i32;
+        let out = run(&mut s, &pos, Limits { depth: Some(depth), ..Default::default() });
+        println!("4 threads, depth {depth}: {} ms", out.elapsed.as_millis());
+        assert!(out.elapsed < Duration::from_secs(20), "depth {depth} took {:?}", out.elapsed);
+        assert_eq!(out.last_info().depth, depth, "{sf}");
+        assert!(line_is_legal(&pos, &[out.best_move()]));
+    }
+}

@@ -2,6 +2,7 @@
 //! butterfly, capture and continuation histories. Board moves and drops are indexed apart
 //! (a drop's "from" is 128 + its kind), as a drop and a board move to one square differ.
 
+use crate::hugemem::ZeroedArray;
 use engine::{Color, Move, FROM_OR_DROP_NB, PIECE_NB, SQUARE_COUNT};
 
 /// History values stay within +-HISTORY_MAX.
@@ -33,7 +34,8 @@ pub struct Histories {
     pub capture: Box<[[[i16; 16]; SQUARE_COUNT]; PIECE_NB]>,
     /// Continuation history: [previous piece][previous to] -> table for the current move.
     /// Written only through `update_continuation`, which records the table in `touched`.
-    continuation: Box<[[PieceToHistory; SQUARE_COUNT]; PIECE_NB]>,
+    /// On huge pages: its lookups are spread over all of it.
+    continuation: ZeroedArray<[PieceToHistory; SQUARE_COUNT]>,
     /// The (previous piece, previous to) of every continuation table written since the last
     /// clear, each once: `clear` zeroes just these (a search touches a fraction of the 13 MB).
     touched: Vec<(u16, u16)>,
@@ -64,7 +66,8 @@ impl Default for Histories {
         Histories {
             main: zeroed(),
             capture: zeroed(),
-            continuation: zeroed(),
+            // SAFETY: the tables are i16 arrays, for which all-zero is a valid value.
+            continuation: unsafe { ZeroedArray::new(PIECE_NB) },
             touched: Vec::new(),
             is_touched: zeroed(),
             counter: zeroed(),
@@ -158,7 +161,7 @@ mod tests {
             h.clear();
             let fresh = Histories::default();
             assert!(h.main == fresh.main && h.capture == fresh.capture && h.counter == fresh.counter);
-            assert!(h.continuation == fresh.continuation && h.is_touched == fresh.is_touched);
+            assert!(h.continuation[..] == fresh.continuation[..] && h.is_touched == fresh.is_touched);
             assert!(h.touched.is_empty());
         }
     }

@@ -8,6 +8,7 @@
 
 mod api;
 mod history;
+mod hugemem;
 mod mate;
 mod movepick;
 mod padded;

@@ -5,6 +5,7 @@
 //! torn by two threads writing at once reads as a miss, never as a wrong hit. All accesses are
 //! relaxed atomics: there are no data races, and a stale move is caught by `is_legal`.
 
+use crate::hugemem::ZeroedArray;
 use crate::types::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -45,14 +46,16 @@ struct Entry {
 const BUCKET: usize = 4;
 const DEPTH_OFFSET: i32 = -8;
 
+/// One cache line (the table's memory starts on a huge-page boundary).
 #[derive(Default)]
+#[repr(align(64))]
 struct Bucket {
     entries: [Entry; BUCKET],
 }
 
 /// The table.
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: ZeroedArray<Bucket>,
     generation: AtomicU8,
 }
 
@@ -86,22 +89,13 @@ fn unpack(w: u64) -> (TtData, u8) {
 
 impl TranspositionTable {
     /// A table of about `mb` MiB.
-    /// The memory comes zeroed from the allocator (fresh pages from the OS for large tables),
-    /// so a new table costs no time until it is used: `Searcher::clear` relies on this to
-    /// start a new game without a pause between `usinewgame` and the first `go`.
+    /// The memory comes as fresh zero pages from the OS, so a new table costs no time until
+    /// it is used: `Searcher::clear` relies on this to start a new game without a pause
+    /// between `usinewgame` and the first `go`.
     pub fn new(mb: usize) -> TranspositionTable {
         let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let layout = std::alloc::Layout::array::<Bucket>(n).expect("table size");
-        // SAFETY: a Bucket is atomics only, for which all-zero bytes are a valid (empty) value;
-        // the layout is that of `n` buckets and is not zero-sized; the pointer comes from the
-        // global allocator with that layout, as `Box<[Bucket]>` requires; null is handled.
-        let buckets = unsafe {
-            let p = std::alloc::alloc_zeroed(layout) as *mut Bucket;
-            if p.is_null() {
-                std::alloc::handle_alloc_error(layout);
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-        };
+        // SAFETY: a Bucket is atomics only, for which all-zero bytes are a valid (empty) value.
+        let buckets = unsafe { ZeroedArray::new(n) };
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
@@ -127,8 +121,9 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let buckets = &self.buckets;
+        let i = ((key as u128 * buckets.len() as u128) >> 64) as usize;
+        &buckets[i]
     }
 
     /// Starts loading `key`'s bucket into the cache: a hint, with no effect on any result.
@@ -137,16 +132,10 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // A bucket is 64 bytes but need not start a cache line (the zeroed allocation is
-            // only 16-byte aligned, and aligning it would make the allocator write every page):
-            // fetch the lines of its first and last bytes.
             let p = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: a prefetch never faults nor changes memory; both addresses lie in the
-            // bucket, inside the table.
-            unsafe {
-                _mm_prefetch(p, _MM_HINT_T0);
-                _mm_prefetch(p.add(std::mem::size_of::<Bucket>() - 1), _MM_HINT_T0);
-            }
+            // SAFETY: a prefetch never faults nor changes memory; the address is a bucket's,
+            // inside the table.
+            unsafe { _mm_prefetch(p, _MM_HINT_T0) }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -199,9 +188,10 @@ impl TranspositionTable {
     /// Permille of the sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation.load(Relaxed) & 63;
-        let sample = self.buckets.len().min(250);
+        let buckets = &self.buckets;
+        let sample = buckets.len().min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
+        for b in &buckets[..sample] {
             for e in &b.entries {
                 let data = e.data.load(Relaxed);
                 if data != 0 && unpack(data).1 == gen {

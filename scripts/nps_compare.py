@@ -5,6 +5,7 @@ Usage:
     python3 scripts/nps_compare.py --engine kaname=target/release/kaname \
         --engine ref=/path/to/other-usi-engine [--threads 1] [--hash 256] \
         [--movetime 3000] [--rounds 5] [--positions FILE] [--option ref:BookFile=no_book]
+    python3 scripts/nps_compare.py --scaling 2 --engine kaname=target/release/kaname ...
 
 Why: the machines are noisy, so an absolute nodes/s figure says little. This script alternates
 the engines round by round (engine A, engine B, engine A, ...), each round searching every
@@ -16,8 +17,18 @@ that many shogi engines use as their default bench, e.g. YaneuraOu's `bench`). A
 works; each round starts a fresh process, sends `usi`, the options, `isready`, `usinewgame`, and
 for each position `position sfen ...` and `go movetime T`, and takes the last `info` line's
 `nodes` and `time` before `bestmove`.
+
+`--scaling N` measures how nodes/s grows with threads instead. Each round runs, per engine and
+back to back: one process with 1 thread, one process with N threads, and N one-thread processes
+at once (their nodes/s summed). The last is the host's own ceiling for N busy cores (shared
+caches, memory, clock speed under load) with nothing shared in software; an engine whose
+N-thread ratio matches it loses nothing to its threads. Reported: the median of each round's
+ratios to that round's 1-thread figure, and of the nodes per user-CPU second of the N threads
+over that of the N processes (wall-clock noise cancels: 1.0 means the threads lose nothing).
 """
 import argparse
+import os
+import concurrent.futures
 import shlex
 import statistics
 import subprocess
@@ -57,7 +68,8 @@ def info_field(line, name):
 
 
 def one_round(command, options, positions, movetime):
-    """Total nodes and total milliseconds over all positions, fresh process."""
+    """Total nodes, total milliseconds and the process's user CPU seconds over all positions,
+    fresh process."""
     proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -87,8 +99,48 @@ def one_round(command, options, positions, movetime):
         nodes += last_n
         ms += last_t
     send("quit")
-    proc.wait(timeout=30)
-    return nodes, ms
+    proc.stdin.close()
+    # wait4 rather than wait: it also returns the child's CPU usage. Popen is told the
+    # process is reaped, so it does not wait for it again.
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0
+    return nodes, ms, usage.ru_utime
+
+
+def scaling(engines, extra, args, positions):
+    """Per round and engine: 1 thread, N threads, N one-thread processes; ratios to 1 thread."""
+    n = args.scaling
+    ratios = {name: ([], [], []) for name, _ in engines}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=n) as pool:
+        for r in range(args.rounds):
+            for name, command in engines:
+                def opts(threads):
+                    return [("Threads", threads), ("USI_Hash", args.hash)] + extra.get(name, [])
+
+                def nps(result):
+                    nodes, ms, _ = result
+                    return nodes * 1000 // max(ms, 1)
+
+                def per_cpu(results):
+                    return sum(r[0] for r in results) / max(sum(r[2] for r in results), 1e-3) / 1000
+
+                solo = one_round(command, opts(1), positions, args.movetime)
+                many = one_round(command, opts(n), positions, args.movetime)
+                copies = list(pool.map(lambda _: one_round(command, opts(1), positions, args.movetime), range(n)))
+                one, threaded, summed = nps(solo), nps(many), sum(nps(c) for c in copies)
+                ratios[name][0].append(threaded / one)
+                ratios[name][1].append(summed / one)
+                ratios[name][2].append(per_cpu([many]) / per_cpu(copies))
+                print(f"round {r + 1} {name}: 1 thread {one} nodes/s, {n} threads {threaded} ({threaded / one:.2f}x), "
+                      f"{n} processes {summed} ({summed / one:.2f}x); knodes per CPU second: 1 thread "
+                      f"{per_cpu([solo]):.0f}, {n} threads {per_cpu([many]):.0f}, {n} processes {per_cpu(copies):.0f}",
+                      flush=True)
+    print(f"scaling to {n}, hash {args.hash} MiB per process, movetime {args.movetime} ms, "
+          f"{len(positions)} positions, {args.rounds} rounds (medians of per-round ratios)")
+    for name, _ in engines:
+        t, p, c = ratios[name]
+        print(f"{name:12s} {n} threads {statistics.median(t):.3f}x  {n} processes {statistics.median(p):.3f}x  "
+              f"nodes per CPU second, threads / processes {statistics.median(c):.3f}")
 
 
 def main():
@@ -100,6 +152,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--positions", help="file with one SFEN per line (default: four built-in)")
     ap.add_argument("--option", action="append", default=[], help="name:Option=value for one engine")
+    ap.add_argument("--scaling", type=int, metavar="N", help="measure 1 -> N threads against N processes")
     args = ap.parse_args()
 
     engines = [e.split("=", 1) for e in args.engine]
@@ -113,11 +166,14 @@ def main():
         k, v = kv.split("=", 1)
         extra.setdefault(who, []).append((k, v))
 
+    if args.scaling:
+        return scaling(engines, extra, args, positions)
+
     results = {name: [] for name, _ in engines}
     for r in range(args.rounds):
         for name, command in engines:
             opts = [("Threads", args.threads), ("USI_Hash", args.hash)] + extra.get(name, [])
-            nodes, ms = one_round(command, opts, positions, args.movetime)
+            nodes, ms, _ = one_round(command, opts, positions, args.movetime)
             nps = nodes * 1000 // max(ms, 1)
             results[name].append(nps)
             print(f"round {r + 1} {name}: {nodes} nodes in {ms} ms = {nps} nodes/s", flush=True)

@@ -40,7 +40,9 @@ pub const OPTIONS: &[Spec] = &[
         name: "USI_Hash",
         aliases: &["Hash"],
         kind: Kind::Spin { default: 256, min: 1, max: 65536 },
-        help: "Transposition table size in MiB; resized on the next `isready` (or `go`).",
+        help: "Transposition table size in MiB; resized on the next `isready` (or `go`). On Linux the table \
+               (and each thread's continuation history) asks for transparent huge pages (`madvise`), which \
+               made the search about 20% faster on our machines.",
     },
     Spec {
         name: "USI_Ponder",

@@ -53,6 +53,8 @@ struct Bucket {
     entries: [Entry; BUCKET],
 }
 
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
 /// The table.
 pub struct TranspositionTable {
     buckets: ZeroedArray<Bucket>,
@@ -121,9 +123,8 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
-        let buckets = &self.buckets;
-        let i = ((key as u128 * buckets.len() as u128) >> 64) as usize;
-        &buckets[i]
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
     }
 
     /// Starts loading `key`'s bucket into the cache: a hint, with no effect on any result.
@@ -188,10 +189,9 @@ impl TranspositionTable {
     /// Permille of the sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation.load(Relaxed) & 63;
-        let buckets = &self.buckets;
-        let sample = buckets.len().min(250);
+        let sample = self.buckets.len().min(250);
         let mut used = 0;
-        for b in &buckets[..sample] {
+        for b in &self.buckets[..sample] {
             for e in &b.entries {
                 let data = e.data.load(Relaxed);
                 if data != 0 && unpack(data).1 == gen {

@@ -567,3 +567,39 @@ fn usilog_records_every_line_in_and_out() {
     assert!(!log.contains("readyok"), "logging did not stop: {log}");
     assert!(log.lines().all(|l| l.starts_with("20") || l.starts_with("19")), "{log}");
 }
+
+/// A hash size larger than the machine can map (`USI_Hash` and `MateHash` allow 64 GiB) is not a
+/// crash: the engine takes the largest halving it can map, says so in an `info string` when it
+/// had to, and plays on, across `usinewgame`, `go mate` and back to a normal size.
+#[test]
+fn a_hash_larger_than_the_machine_is_reduced_not_fatal() {
+    let mut e = Engine::ready();
+    e.send("setoption name USI_Hash value 65536");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", LIVE);
+    if let Some(l) = lines.iter().find(|l| l.starts_with("info string")) {
+        assert!(l.contains("USI_Hash 65536 MiB") && l.contains("using"), "{l}");
+    }
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f");
+    e.go("go depth 4");
+    // The same for the mate solver's table.
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name MateHash value 65536");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", LIVE);
+    if let Some(l) = lines.iter().find(|l| l.starts_with("info string")) {
+        assert!(l.contains("MateHash 65536 MiB") && l.contains("using"), "{l}");
+    }
+    e.send("position sfen 7k1/9/9/9/9/9/9/9/8K b 2G 1");
+    e.send("go mate 1000");
+    let (answer, _) = e.expect("checkmate", LIVE);
+    assert_eq!(answer, "checkmate nomate");
+    e.send("setoption name MateHash value 16");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", LIVE);
+    assert!(!lines.iter().any(|l| l.starts_with("info string")), "{lines:?}");
+    e.go("go depth 4");
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}

@@ -26,7 +26,8 @@ pub const POSITIONS: &[(&str, &str)] = &[
 /// total node count.
 pub fn run(searcher: &mut Searcher, depth: i32, print: &mut dyn FnMut(String)) -> u64 {
     let o = searcher.options();
-    print(format!("bench: depth {depth}, threads {}, hash {} MB, {} positions", o.threads, o.hash_mb, POSITIONS.len()));
+    let hash_mb = searcher.hash_mb_in_use();
+    print(format!("bench: depth {depth}, threads {}, hash {hash_mb} MB, {} positions", o.threads, POSITIONS.len()));
     let mut total = 0u64;
     let mut total_ms = 0u64;
     for (i, (name, sfen)) in POSITIONS.iter().enumerate() {

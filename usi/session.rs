@@ -517,6 +517,17 @@ impl Session {
         });
         let o = &self.settings.search;
         self.prepared = Some((o.hash_mb, o.threads, o.mate_hash_mb));
+        let mate_mb = o.mate_hash_mb.max(1);
+        for (name, asked, got) in [
+            ("USI_Hash", o.hash_mb.max(1), self.searcher.hash_mb_in_use()),
+            ("MateHash", mate_mb, search::mappable_mb(mate_mb)),
+        ] {
+            if got < asked {
+                self.out.info_string(&format!(
+                    "{name} {asked} MiB is more memory than this machine can map; using {got} MiB"
+                ));
+            }
+        }
         if self.clear_pending {
             self.searcher.clear();
             self.clear_pending = false;

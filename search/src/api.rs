@@ -237,7 +237,9 @@ impl Searcher {
         self.wait();
         let mb = self.options.hash_mb.max(1);
         if self.tt.size_mb() != mb || Arc::strong_count(&self.tt) > 1 {
-            self.tt = Arc::new(TranspositionTable::new(mb));
+            // Drop the old table first: its memory may be what the new one needs.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt = Arc::new(TranspositionTable::largest_up_to(mb));
         }
         let mut workers = self.workers.lock();
         let n = self.options.threads.max(1);
@@ -248,6 +250,12 @@ impl Searcher {
         }
     }
 
+    /// The hash table's size in MiB: `Options::hash_mb` after `prepare`, unless the machine
+    /// could not map that much, in which case the largest halving of it that it could.
+    pub fn hash_mb_in_use(&self) -> usize {
+        self.tt.size_mb()
+    }
+
     /// Forgets everything learned (`usinewgame`, `ClearHash`).
     pub fn clear(&mut self) {
         if self.is_searching() {
@@ -255,7 +263,8 @@ impl Searcher {
         }
         self.wait();
         // A fresh zeroed table instead of clearing in place: instant even for gigabytes.
-        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb.max(1)));
+        self.tt = Arc::new(TranspositionTable::new(1));
+        self.tt = Arc::new(TranspositionTable::largest_up_to(self.options.hash_mb));
         for w in self.workers.lock().iter_mut() {
             w.hist.clear();
         }
@@ -354,6 +363,17 @@ impl Searcher {
         });
         self.workers.lock().iter().map(|w| w.nodes).sum()
     }
+}
+
+/// The largest of `mb`, `mb / 2`, `mb / 4`, ... MiB (at least 1) that the machine can map
+/// now: the size a table asked to be `mb` MiB gets (the mate table of `go mate`, say).
+pub fn mappable_mb(mb: usize) -> usize {
+    let mut size = mb.max(1);
+    // SAFETY: bytes, for which all-zero is a valid value; the memory is only mapped, then freed.
+    while size > 1 && unsafe { crate::hugemem::ZeroedArray::<u8>::try_new(size.saturating_mul(1 << 20)) }.is_none() {
+        size /= 2;
+    }
+    size
 }
 
 /// The whole search of one `go`: root checks (no legal move, declaration), the threads, the

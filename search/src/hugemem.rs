@@ -1,4 +1,5 @@
-//! Zeroed memory for the large tables (transposition table, continuation history): aligned to 2 MiB and, on Linux, advised for
+//! Zeroed memory for the large tables (transposition table, continuation history, mate table):
+//! aligned to 2 MiB and, on Linux, advised for
 //! transparent huge pages.
 //!
 //! Why: a table bucket is one 64-byte cache line only if the buckets start on a line, and a
@@ -26,16 +27,38 @@ unsafe impl<T: Send> Send for ZeroedArray<T> {}
 unsafe impl<T: Sync> Sync for ZeroedArray<T> {}
 
 impl<T> ZeroedArray<T> {
-    /// Allocates `len` zeroed values (at least one).
+    /// Allocates `len` zeroed values (at least one), or `None` when the OS refuses the
+    /// memory (a hash size larger than the machine can map).
+    ///
+    /// # Safety
+    /// The all-zero byte pattern must be a valid `T` (atomics and integers only).
+    pub unsafe fn try_new(len: usize) -> Option<ZeroedArray<T>> {
+        let len = len.max(1);
+        assert!(std::mem::align_of::<T>() <= ALIGN);
+        let bytes = len.checked_mul(std::mem::size_of::<T>())?.checked_next_multiple_of(ALIGN)?;
+        let ptr = NonNull::new(alloc(bytes)? as *mut T)?;
+        Some(ZeroedArray { ptr, len, bytes })
+    }
+
+    /// As `try_new`, aborting like any failed allocation when the memory is refused.
     ///
     /// # Safety
     /// The all-zero byte pattern must be a valid `T` (atomics and integers only).
     pub unsafe fn new(len: usize) -> ZeroedArray<T> {
-        let len = len.max(1);
-        let bytes = (len * std::mem::size_of::<T>()).next_multiple_of(ALIGN);
-        assert!(std::mem::align_of::<T>() <= ALIGN);
-        let ptr = alloc(bytes) as *mut T;
-        ZeroedArray { ptr: NonNull::new(ptr).expect("allocation checked"), len, bytes }
+        match Self::try_new(len) {
+            Some(a) => a,
+            None => std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(len.saturating_mul(std::mem::size_of::<T>()), ALIGN)
+                    .unwrap_or(std::alloc::Layout::new::<T>()),
+            ),
+        }
+    }
+}
+
+impl<T> Default for ZeroedArray<T> {
+    /// An empty array, owning no memory.
+    fn default() -> Self {
+        ZeroedArray { ptr: NonNull::dangling(), len: 0, bytes: 0 }
     }
 }
 
@@ -43,7 +66,8 @@ impl<T> std::ops::Deref for ZeroedArray<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         // SAFETY: `ptr` points to `bytes >= len * size_of::<T>()` zero-initialised bytes that
-        // this value owns until drop; the caller of `new` vouched that zero is a valid `T`.
+        // this value owns until drop (or is dangling with `len` 0, which a slice allows); the
+        // caller of `new` vouched that zero is a valid `T`.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
@@ -57,17 +81,19 @@ impl<T> std::ops::DerefMut for ZeroedArray<T> {
 
 impl<T> Drop for ZeroedArray<T> {
     fn drop(&mut self) {
-        // SAFETY: the pointer and size are those `alloc` returned, freed once.
-        unsafe { free(self.ptr.as_ptr() as *mut u8, self.bytes) }
+        if self.bytes > 0 {
+            // SAFETY: the pointer and size are those `alloc` returned, freed once.
+            unsafe { free(self.ptr.as_ptr() as *mut u8, self.bytes) }
+        }
     }
 }
 
 /// Maps `bytes` (a multiple of `ALIGN`) of fresh zero pages at an `ALIGN` boundary: a larger
 /// anonymous mapping trimmed at both ends, then advised for huge pages (only advice: without
-/// transparent huge pages the memory is ordinary pages).
+/// transparent huge pages the memory is ordinary pages). `None` if the OS refuses.
 #[cfg(target_os = "linux")]
-fn alloc(bytes: usize) -> *mut u8 {
-    let span = bytes + ALIGN;
+fn alloc(bytes: usize) -> Option<*mut u8> {
+    let span = bytes.checked_add(ALIGN)?;
     // SAFETY: an anonymous private mapping has no preconditions; failure is checked.
     let raw = unsafe {
         libc::mmap(
@@ -80,7 +106,7 @@ fn alloc(bytes: usize) -> *mut u8 {
         )
     };
     if raw == libc::MAP_FAILED {
-        std::alloc::handle_alloc_error(std::alloc::Layout::from_size_align(bytes, ALIGN).expect("valid layout"));
+        return None;
     }
     let start = raw as usize;
     let aligned = start.next_multiple_of(ALIGN);
@@ -96,7 +122,7 @@ fn alloc(bytes: usize) -> *mut u8 {
         }
         libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
     }
-    aligned as *mut u8
+    Some(aligned as *mut u8)
 }
 
 /// Unmaps memory from `alloc`.
@@ -108,16 +134,14 @@ unsafe fn free(ptr: *mut u8, bytes: usize) {
     libc::munmap(ptr as *mut libc::c_void, bytes);
 }
 
-/// Zeroed memory from the global allocator, aligned (no huge-page advice off Linux).
+/// Zeroed memory from the global allocator, aligned (no huge-page advice off Linux). `None`
+/// if the allocator refuses.
 #[cfg(not(target_os = "linux"))]
-fn alloc(bytes: usize) -> *mut u8 {
-    let layout = std::alloc::Layout::from_size_align(bytes, ALIGN).expect("valid layout");
+fn alloc(bytes: usize) -> Option<*mut u8> {
+    let layout = std::alloc::Layout::from_size_align(bytes, ALIGN).ok()?;
     // SAFETY: the layout is not zero-sized (bytes is a positive multiple of ALIGN).
     let p = unsafe { std::alloc::alloc_zeroed(layout) };
-    if p.is_null() {
-        std::alloc::handle_alloc_error(layout);
-    }
-    p
+    (!p.is_null()).then_some(p)
 }
 
 /// Frees memory from `alloc`.
@@ -148,5 +172,16 @@ mod tests {
             }
             assert!(s.iter().enumerate().all(|(i, x)| x.load(Relaxed) == i as u64 ^ 0x5555));
         }
+    }
+
+    #[test]
+    fn memory_no_machine_can_map_is_refused_not_fatal() {
+        // SAFETY: zero is a valid AtomicU64.
+        unsafe {
+            assert!(ZeroedArray::<AtomicU64>::try_new(usize::MAX / 8).is_none());
+            assert!(ZeroedArray::<AtomicU64>::try_new(1 << 60).is_none());
+            assert!(ZeroedArray::<AtomicU64>::try_new(10).is_some());
+        }
+        assert!(ZeroedArray::<AtomicU64>::default().is_empty());
     }
 }

@@ -95,10 +95,28 @@ impl TranspositionTable {
     /// it is used: `Searcher::clear` relies on this to start a new game without a pause
     /// between `usinewgame` and the first `go`.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        Self::try_new(mb).unwrap_or_else(|| panic!("cannot allocate a {mb} MiB hash table"))
+    }
+
+    /// As `new`, or `None` when the machine cannot map that much memory.
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let n = (mb.max(1).checked_mul(1 << 20)? / std::mem::size_of::<Bucket>()).max(1);
         // SAFETY: a Bucket is atomics only, for which all-zero bytes are a valid (empty) value.
-        let buckets = unsafe { ZeroedArray::new(n) };
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        let buckets = unsafe { ZeroedArray::try_new(n)? };
+        Some(TranspositionTable { buckets, generation: AtomicU8::new(0) })
+    }
+
+    /// The largest table of at most `mb` MiB that the machine can map: `mb`, or else the
+    /// first of `mb / 2`, `mb / 4`, ... (down to 1 MiB) that it accepts.
+    pub fn largest_up_to(mb: usize) -> TranspositionTable {
+        let mut size = mb.max(1);
+        loop {
+            match Self::try_new(size) {
+                Some(t) => return t,
+                None if size > 1 => size /= 2,
+                None => return Self::new(1),
+            }
+        }
     }
 
     /// Writes into every memory page of the table (values unchanged), so that a fresh table's
@@ -219,6 +237,15 @@ mod tests {
         let d = tt.probe(0x1234_5678_9abc_def0).unwrap();
         assert_eq!((d.move16, d.value, d.eval, d.depth, d.bound), (77, -31000, 31000, 12, Bound::Exact));
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
+    }
+
+    #[test]
+    fn a_table_too_large_to_map_is_refused_or_halved() {
+        assert!(TranspositionTable::try_new(usize::MAX >> 10).is_none());
+        let t = TranspositionTable::largest_up_to(1 << 40);
+        assert!(t.size_mb() >= 1 && t.size_mb() < 1 << 40 && t.size_mb().is_power_of_two());
+        drop(t);
+        assert_eq!(TranspositionTable::largest_up_to(3).size_mb(), 3);
     }
 
     #[test]

@@ -24,6 +24,7 @@
 //! so a solve neither allocates nor clears megabytes (a game's root mate search and a tsume
 //! suite run many small solves). The table is cleared only when the 16-bit generation wraps.
 
+use crate::hugemem::ZeroedArray;
 use engine::Hand;
 use std::cell::RefCell;
 
@@ -70,24 +71,35 @@ const HAS_NOMATE: u64 = 1 << 48;
 
 thread_local! {
     /// The memory of the last table dropped on this thread, with its generation.
-    static SPARE: RefCell<Option<(Vec<[u64; 4]>, u16)>> = const { RefCell::new(None) };
+    static SPARE: RefCell<Option<(ZeroedArray<[u64; 4]>, u16)>> = const { RefCell::new(None) };
 }
 
 /// A fixed-size table of `[u64; 4]` entries.
 pub struct MateTable {
-    words: Vec<[u64; 4]>,
+    words: ZeroedArray<[u64; 4]>,
     clusters: usize,
     generation: u16,
 }
 
 impl MateTable {
-    /// A table of about `mb` MiB (at least one cluster), empty.
+    /// A table of about `mb` MiB (at least one cluster), empty; smaller (halved until the
+    /// machine can map it) if `mb` is more memory than it has.
     pub fn new(mb: usize) -> MateTable {
-        let entries = (mb.max(1) << 20) / 32;
-        let clusters = (entries / CLUSTER).max(1);
-        let len = clusters * CLUSTER;
-        let spare = SPARE.with(|s| s.borrow_mut().take()).filter(|(w, _)| w.len() == len);
-        let (words, generation) = spare.unwrap_or_else(|| (vec![[0u64; 4]; len], 0));
+        let entries = mb.max(1).saturating_mul(1 << 20) / 32;
+        let mut clusters = (entries / CLUSTER).max(1);
+        let spare = SPARE.with(|s| s.borrow_mut().take()).filter(|(w, _)| w.len() == clusters * CLUSTER);
+        let (words, generation) = match spare {
+            Some(spare) => spare,
+            None => loop {
+                // SAFETY: entries are u64 words, for which all-zero is a valid (empty) value.
+                match unsafe { ZeroedArray::try_new(clusters * CLUSTER) } {
+                    Some(words) => break (words, 0),
+                    None if clusters > 1 => clusters /= 2,
+                    // SAFETY: as above.
+                    None => break (unsafe { ZeroedArray::new(CLUSTER) }, 0),
+                }
+            },
+        };
         let mut t = MateTable { words, clusters, generation };
         t.new_search();
         t

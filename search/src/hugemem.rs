@@ -1,12 +1,11 @@
 //! Zeroed memory for the large tables (transposition table, continuation history, mate table):
-//! aligned to 2 MiB and, on Linux, advised for
-//! transparent huge pages.
+//! aligned to 2 MiB and, on Linux, advised for transparent huge pages.
 //!
 //! Why: a table bucket is one 64-byte cache line only if the buckets start on a line, and a
 //! probe lands on a random page, so with 4 KiB pages nearly every probe also misses the TLB
 //! (as do lookups in a thread's 13 MB of continuation history). Huge pages cut the page walks;
-//! the alignment makes each probe one line. Fresh pages from
-//! the OS are zero, so the memory costs nothing until it is used.
+//! the alignment makes each probe one line. Fresh pages from the OS are zero, so the memory
+//! costs nothing until it is used.
 
 use std::ptr::NonNull;
 
@@ -34,7 +33,7 @@ impl<T> ZeroedArray<T> {
     /// The all-zero byte pattern must be a valid `T` (atomics and integers only).
     pub unsafe fn try_new(len: usize) -> Option<ZeroedArray<T>> {
         let len = len.max(1);
-        assert!(std::mem::align_of::<T>() <= ALIGN);
+        assert!(std::mem::align_of::<T>() <= ALIGN && std::mem::size_of::<T>() > 0);
         let bytes = len.checked_mul(std::mem::size_of::<T>())?.checked_next_multiple_of(ALIGN)?;
         let ptr = NonNull::new(alloc(bytes)? as *mut T)?;
         Some(ZeroedArray { ptr, len, bytes })

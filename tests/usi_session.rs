@@ -574,31 +574,29 @@ fn usilog_records_every_line_in_and_out() {
 #[test]
 fn a_hash_larger_than_the_machine_is_reduced_not_fatal() {
     let mut e = Engine::ready();
-    e.send("setoption name USI_Hash value 65536");
-    e.send("isready");
-    let (_, lines) = e.expect("readyok", LIVE);
-    if let Some(l) = lines.iter().find(|l| l.starts_with("info string")) {
-        assert!(l.contains("USI_Hash 65536 MiB") && l.contains("using"), "{l}");
+    // `isready` after setting `option` (others at 16 MiB); the info lines it printed.
+    let set_and_ready = |e: &mut Engine, option: &str, mb: u32| {
+        for name in ["USI_Hash", "MateHash"] {
+            e.send(&format!("setoption name {name} value {}", if name == option { mb } else { 16 }));
+        }
+        e.send("isready");
+        let (_, lines) = e.expect("readyok", LIVE);
+        lines.into_iter().filter(|l| l.starts_with("info string")).collect::<Vec<_>>()
+    };
+    for option in ["USI_Hash", "MateHash"] {
+        // On a machine that can map 64 GiB there is nothing to report.
+        for l in set_and_ready(&mut e, option, 65536) {
+            assert!(l.contains(&format!("{option} 65536 MiB")) && l.contains("using"), "{l}");
+        }
+        e.send("usinewgame");
+        e.send("position startpos moves 7g7f");
+        e.go("go depth 4");
+        e.send("position sfen 7k1/9/9/9/9/9/9/9/8K b 2G 1");
+        e.send("go mate 1000");
+        let (answer, _) = e.expect("checkmate", LIVE);
+        assert_eq!(answer, "checkmate nomate");
     }
-    e.send("usinewgame");
-    e.send("position startpos moves 7g7f");
-    e.go("go depth 4");
-    // The same for the mate solver's table.
-    e.send("setoption name USI_Hash value 16");
-    e.send("setoption name MateHash value 65536");
-    e.send("isready");
-    let (_, lines) = e.expect("readyok", LIVE);
-    if let Some(l) = lines.iter().find(|l| l.starts_with("info string")) {
-        assert!(l.contains("MateHash 65536 MiB") && l.contains("using"), "{l}");
-    }
-    e.send("position sfen 7k1/9/9/9/9/9/9/9/8K b 2G 1");
-    e.send("go mate 1000");
-    let (answer, _) = e.expect("checkmate", LIVE);
-    assert_eq!(answer, "checkmate nomate");
-    e.send("setoption name MateHash value 16");
-    e.send("isready");
-    let (_, lines) = e.expect("readyok", LIVE);
-    assert!(!lines.iter().any(|l| l.starts_with("info string")), "{lines:?}");
+    assert!(set_and_ready(&mut e, "USI_Hash", 16).is_empty());
     e.go("go depth 4");
     let lines = e.finish();
     assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));

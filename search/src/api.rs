@@ -368,12 +368,9 @@ impl Searcher {
 /// The largest of `mb`, `mb / 2`, `mb / 4`, ... MiB (at least 1) that the machine can map
 /// now: the size a table asked to be `mb` MiB gets (the mate table of `go mate`, say).
 pub fn mappable_mb(mb: usize) -> usize {
-    let mut size = mb.max(1);
     // SAFETY: bytes, for which all-zero is a valid value; the memory is only mapped, then freed.
-    while size > 1 && unsafe { crate::hugemem::ZeroedArray::<u8>::try_new(size.saturating_mul(1 << 20)) }.is_none() {
-        size /= 2;
-    }
-    size
+    let probe = unsafe { crate::hugemem::ZeroedArray::<u8>::largest_up_to(mb.max(1).saturating_mul(1 << 20), 1 << 20) };
+    probe.len() >> 20
 }
 
 /// The whole search of one `go`: root checks (no legal move, declaration), the threads, the

@@ -39,6 +39,22 @@ impl<T> ZeroedArray<T> {
         Some(ZeroedArray { ptr, len, bytes })
     }
 
+    /// The longest of `len`, `len / 2`, `len / 4`, ... values (not below `min`) that the
+    /// machine can map: a table asked to be larger than memory allows gets smaller, not fatal.
+    ///
+    /// # Safety
+    /// The all-zero byte pattern must be a valid `T` (atomics and integers only).
+    pub unsafe fn largest_up_to(len: usize, min: usize) -> ZeroedArray<T> {
+        let mut len = len.max(min);
+        loop {
+            match Self::try_new(len) {
+                Some(a) => return a,
+                None if len / 2 >= min => len /= 2,
+                None => return Self::new(min),
+            }
+        }
+    }
+
     /// As `try_new`, aborting like any failed allocation when the memory is refused.
     ///
     /// # Safety
@@ -182,5 +198,8 @@ mod tests {
             assert!(ZeroedArray::<AtomicU64>::try_new(10).is_some());
         }
         assert!(ZeroedArray::<AtomicU64>::default().is_empty());
+        // SAFETY: as above.
+        let a = unsafe { ZeroedArray::<AtomicU64>::largest_up_to(1 << 60, 8) };
+        assert!(a.len() >= 8 && a.len() < 1 << 60 && a.len().is_power_of_two());
     }
 }

@@ -86,20 +86,11 @@ impl MateTable {
     /// machine can map it) if `mb` is more memory than it has.
     pub fn new(mb: usize) -> MateTable {
         let entries = mb.max(1).saturating_mul(1 << 20) / 32;
-        let mut clusters = (entries / CLUSTER).max(1);
-        let spare = SPARE.with(|s| s.borrow_mut().take()).filter(|(w, _)| w.len() == clusters * CLUSTER);
-        let (words, generation) = match spare {
-            Some(spare) => spare,
-            None => loop {
-                // SAFETY: entries are u64 words, for which all-zero is a valid (empty) value.
-                match unsafe { ZeroedArray::try_new(clusters * CLUSTER) } {
-                    Some(words) => break (words, 0),
-                    None if clusters > 1 => clusters /= 2,
-                    // SAFETY: as above.
-                    None => break (unsafe { ZeroedArray::new(CLUSTER) }, 0),
-                }
-            },
-        };
+        let len = (entries / CLUSTER).max(1) * CLUSTER;
+        let spare = SPARE.with(|s| s.borrow_mut().take()).filter(|(w, _)| w.len() == len);
+        // SAFETY: entries are u64 words, for which all-zero is a valid (empty) value.
+        let (words, generation) = spare.unwrap_or_else(|| (unsafe { ZeroedArray::largest_up_to(len, CLUSTER) }, 0));
+        let clusters = words.len() / CLUSTER;
         let mut t = MateTable { words, clusters, generation };
         t.new_search();
         t

@@ -195,6 +195,8 @@ impl Control {
 pub struct Searcher {
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// The size in MiB the table was asked to be (it is smaller if the machine could not map it).
+    tt_asked_mb: usize,
     workers: Arc<Mutex<Vec<Worker>>>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
@@ -212,6 +214,7 @@ impl Searcher {
         Searcher {
             options: Options::default(),
             tt: Arc::new(TranspositionTable::new(1)),
+            tt_asked_mb: 1,
             workers: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control::new(engine::Color::Black, 1)),
             handle: None,
@@ -236,10 +239,8 @@ impl Searcher {
         }
         self.wait();
         let mb = self.options.hash_mb.max(1);
-        if self.tt.size_mb() != mb || Arc::strong_count(&self.tt) > 1 {
-            // Drop the old table first: its memory may be what the new one needs.
-            self.tt = Arc::new(TranspositionTable::new(1));
-            self.tt = Arc::new(TranspositionTable::largest_up_to(mb));
+        if self.tt_asked_mb != mb || Arc::strong_count(&self.tt) > 1 {
+            self.replace_table();
         }
         let mut workers = self.workers.lock();
         let n = self.options.threads.max(1);
@@ -248,6 +249,14 @@ impl Searcher {
             let id = workers.len();
             workers.push(Worker::new(id));
         }
+    }
+
+    /// A fresh table of `hash_mb` MiB, or the largest halving of it the machine can map.
+    fn replace_table(&mut self) {
+        // Drop the old table first: its memory may be what the new one needs.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        self.tt_asked_mb = self.options.hash_mb.max(1);
+        self.tt = Arc::new(TranspositionTable::largest_up_to(self.tt_asked_mb));
     }
 
     /// The hash table's size in MiB: `Options::hash_mb` after `prepare`, unless the machine
@@ -263,8 +272,7 @@ impl Searcher {
         }
         self.wait();
         // A fresh zeroed table instead of clearing in place: instant even for gigabytes.
-        self.tt = Arc::new(TranspositionTable::new(1));
-        self.tt = Arc::new(TranspositionTable::largest_up_to(self.options.hash_mb));
+        self.replace_table();
         for w in self.workers.lock().iter_mut() {
             w.hist.clear();
         }

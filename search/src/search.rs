@@ -197,7 +197,7 @@ impl Worker {
     pub fn iterate(&mut self, pos: &mut Position, shared: &Shared) {
         // Only the main thread obeys a depth limit: a helper that stopped at it would leave its
         // core idle while the main thread finishes, so helpers search on until told to stop.
-        let max_depth = if self.id == 0 { shared.depth_limit() } else { MAX_PLY as i32 - 10 };
+        let max_depth = if self.id == 0 { shared.depth_limit() } else { MAX_DEPTH };
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
         let m = eval::material(pos);
         self.stack[0].material = if pos.side_to_move() == Color::Black { m } else { -m };

@@ -68,7 +68,7 @@ impl Shared<'_> {
     pub fn depth_limit(&self) -> i32 {
         let d =
             self.limits.depth.unwrap_or(if self.options.depth_limit > 0 { self.options.depth_limit } else { i32::MAX });
-        d.clamp(1, MAX_PLY as i32 - 10)
+        d.clamp(1, MAX_DEPTH)
     }
 
     fn node_limit(&self) -> Option<u64> {

@@ -101,21 +101,21 @@ impl TranspositionTable {
     /// As `new`, or `None` when the machine cannot map that much memory.
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
         // SAFETY: a Bucket is atomics only, for which all-zero bytes are a valid (empty) value.
-        let buckets = unsafe { ZeroedArray::try_new(Self::buckets_for(mb)?)? };
+        let buckets = unsafe { ZeroedArray::try_new(Self::buckets_for(mb))? };
         Some(TranspositionTable { buckets, generation: AtomicU8::new(0) })
     }
 
     /// The largest table of at most `mb` MiB that the machine can map: `mb`, or else the
     /// first of `mb / 2`, `mb / 4`, ... (down to 1 MiB) that it accepts.
     pub fn largest_up_to(mb: usize) -> TranspositionTable {
-        let n = Self::buckets_for(mb).unwrap_or(usize::MAX);
         // SAFETY: as in `try_new`.
-        let buckets = unsafe { ZeroedArray::largest_up_to(n, Self::buckets_for(1).unwrap_or(1)) };
+        let buckets = unsafe { ZeroedArray::largest_up_to(Self::buckets_for(mb), Self::buckets_for(1)) };
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
-    fn buckets_for(mb: usize) -> Option<usize> {
-        Some((mb.max(1).checked_mul(1 << 20)? / std::mem::size_of::<Bucket>()).max(1))
+    /// Buckets in `mb` MiB (saturating: a size no machine has is then refused by the mapping).
+    fn buckets_for(mb: usize) -> usize {
+        mb.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()
     }
 
     /// Writes into every memory page of the table (values unchanged), so that a fresh table's

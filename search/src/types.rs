@@ -4,6 +4,9 @@ pub use eval::Value;
 
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 246;
+/// The deepest iteration a search starts (room is left below `MAX_PLY` for extensions and
+/// quiescence).
+pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 10;
 /// A mate at the root.
 pub const VALUE_MATE: Value = 32000;
 /// Larger than any score.

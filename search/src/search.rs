@@ -93,9 +93,9 @@ struct Frame {
     /// `eval::step_pressure` (Black's point of view), or VALUE_NONE until computed.
     steps: Value,
     /// `eval::slider_pressure` (Black's point of view), or VALUE_NONE until computed; kept
-    /// from the parent when the move cannot change it (`eval::slider_pressure_kept`).
+    /// from the parent when the move cannot change it (`eval::classical::slider_pressure_kept`).
     sliders: Value,
-    /// The reach of `sliders` (see `eval::slider_pressure_and_reach`), valid once it is set.
+    /// The reach of `sliders` (see `eval::classical::slider_pressure_and_reach`), valid once it is set.
     slider_reach: Bitboard,
 }
 
@@ -201,7 +201,7 @@ impl Worker {
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
         let m = eval::material(pos);
         self.stack[0].material = if pos.side_to_move() == Color::Black { m } else { -m };
-        self.stack[0].steps = eval::step_pressure(pos);
+        self.stack[0].steps = eval::classical::step_pressure(pos);
         self.stack[0].sliders = VALUE_NONE;
         let mut depth = 1;
         while depth <= max_depth && !shared.stopped() {
@@ -287,13 +287,13 @@ impl Worker {
     fn static_eval(&mut self, pos: &Position, ply: usize) -> Value {
         let mut steps = self.stack[ply].steps;
         if steps == VALUE_NONE {
-            steps = eval::step_pressure(pos);
+            steps = eval::classical::step_pressure(pos);
             self.stack[ply].steps = steps;
         }
         let mut sliders = self.stack[ply].sliders;
         if sliders == VALUE_NONE {
             let reach;
-            (sliders, reach) = eval::slider_pressure_and_reach(pos);
+            (sliders, reach) = eval::classical::slider_pressure_and_reach(pos);
             self.stack[ply].sliders = sliders;
             self.stack[ply].slider_reach = reach;
         }
@@ -307,16 +307,16 @@ impl Worker {
         let mut steps = self.stack[ply].steps;
         if steps == VALUE_NONE {
             // Computed once here rather than afresh in each child that evaluates.
-            steps = eval::step_pressure(pos);
+            steps = eval::classical::step_pressure(pos);
             self.stack[ply].steps = steps;
         }
         let (material, sliders, reach) =
             (self.stack[ply].material, self.stack[ply].sliders, self.stack[ply].slider_reach);
         let child = &mut self.stack[ply + 1];
         child.material = -(material + gain);
-        child.steps = eval::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| steps + d);
+        child.steps = eval::classical::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| steps + d);
         child.sliders =
-            if sliders != VALUE_NONE && eval::slider_pressure_kept(pos, m, reach) { sliders } else { VALUE_NONE };
+            if sliders != VALUE_NONE && eval::classical::slider_pressure_kept(pos, m, reach) { sliders } else { VALUE_NONE };
         child.slider_reach = reach;
     }
 

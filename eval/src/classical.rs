@@ -1,0 +1,512 @@
+//! Kaname's static evaluation: material on the board and in hand (Apery's values), kept
+//! incrementally by the search through `move_gain`, plus a small positional term (`positional`):
+//! how hard each side's pieces press on the enemy king's surroundings and guard their own (the
+//! idea of YaneuraOu's material-level "effect near the king" terms), and where the kings stand.
+//! Its step-piece part is kept incrementally too (`step_pressure_delta`); the sliding part is
+//! computed per node, unless the move cannot have changed it (`slider_pressure_kept`). The
+//! interface is deliberately narrow (`evaluate`, `material`, `positional` and its two parts,
+//! `move_gain`); the search reaches it only through `Evaluator`.
+
+use engine::attacks::{
+    bishop_attacks, bishop_pseudo, forward_ray, gold_attacks, king_attacks, knight_attacks, lance_attacks,
+    pawn_attacks, rook_attacks, rook_pseudo, silver_attacks,
+};
+use engine::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
+use crate::wide::{self, step, wide, Wide};
+
+/// An evaluation in centipawn-like units (a pawn is 90).
+pub type Value = i32;
+
+/// Value of a piece on the board, by kind (Apery / YaneuraOu material values).
+pub const fn piece_value(pt: PieceType) -> Value {
+    match pt {
+        PieceType::Pawn => 90,
+        PieceType::Lance => 315,
+        PieceType::Knight => 405,
+        PieceType::Silver => 495,
+        PieceType::Gold => 540,
+        PieceType::Bishop => 855,
+        PieceType::Rook => 990,
+        PieceType::King => 0,
+        PieceType::ProPawn | PieceType::ProLance | PieceType::ProKnight | PieceType::ProSilver => 540,
+        PieceType::Horse => 945,
+        PieceType::Dragon => 1395,
+    }
+}
+
+/// Value of a piece held in hand (the same as on the board, for a hand kind).
+pub const fn hand_value(pt: PieceType) -> Value {
+    piece_value(pt)
+}
+
+/// Material balance from Black's point of view: board pieces plus hands.
+pub fn material(pos: &Position) -> Value {
+    let mut v = 0;
+    for pt in PieceType::ALL {
+        let n = pos.pieces(Color::Black, pt).count() as Value - pos.pieces(Color::White, pt).count() as Value;
+        v += n * piece_value(pt);
+    }
+    for pt in PieceType::HAND {
+        v += (pos.hand(Color::Black).count(pt) as Value - pos.hand(Color::White).count(pt) as Value) * hand_value(pt);
+    }
+    v
+}
+
+/// How much `m` changes the material balance in favour of the side making it (to be called
+/// before the move is made).
+#[inline]
+pub fn move_gain(pos: &Position, m: Move) -> Value {
+    if m.is_drop() {
+        return piece_value(m.dropped()) - hand_value(m.dropped());
+    }
+    let captured = pos.piece_on(m.to());
+    let mut gain = if captured.is_empty() { 0 } else { capture_gain(captured) };
+    if m.is_promotion() {
+        let after = m.piece_after().kind();
+        gain += piece_value(after) - piece_value(after.unpromoted());
+    }
+    gain
+}
+
+/// Material won by capturing `captured`: its value on the board plus its value in our hand.
+#[inline]
+pub fn capture_gain(captured: Piece) -> Value {
+    let pt = captured.kind();
+    piece_value(pt) + hand_value(pt.unpromoted())
+}
+
+/// The squares at Chebyshev distance exactly 2 from each square (the king's outer ring).
+static OUTER_RING: [Bitboard; 81] = {
+    let mut t = [Bitboard::EMPTY; 81];
+    let mut i = 0;
+    while i < 81 {
+        let sq = Square::new(i as u8);
+        let mut df = -2;
+        while df <= 2 {
+            let mut dr = -2;
+            while dr <= 2 {
+                if df == -2 || df == 2 || dr == -2 || dr == 2 {
+                    if let Some(s) = sq.offset(df, dr) {
+                        t[i] = t[i].or(Bitboard::from_square(s));
+                    }
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Tunable weights of the positional term.
+pub mod weights {
+    use super::Value;
+    /// Per attacked square next to the enemy king.
+    pub const ATTACK_NEAR: Value = 16;
+    /// Per attacked square two steps from the enemy king.
+    pub const ATTACK_RING: Value = 6;
+    /// Per defended square next to the own king.
+    pub const DEFEND_NEAR: Value = 9;
+    /// King placement by rank, from the far rank (0) to the home rank (8).
+    pub const KING_RANK: [Value; 9] = [-20, -50, -80, -100, -95, -70, -35, -10, 0];
+}
+
+/// The positional term from Black's point of view (material excluded).
+pub fn positional(pos: &Position) -> Value {
+    step_pressure(pos) + slider_pressure(pos)
+}
+
+/// Attacked-square counts of one side in the three king zones.
+#[derive(Default)]
+struct ZoneCounts {
+    near_enemy: i32,
+    ring_enemy: i32,
+    near_own: i32,
+}
+
+impl ZoneCounts {
+    /// The weighted sum of the counts.
+    #[inline(always)]
+    fn value(&self) -> Value {
+        weights::ATTACK_NEAR * self.near_enemy
+            + weights::ATTACK_RING * self.ring_enemy
+            + weights::DEFEND_NEAR * self.near_own
+    }
+}
+
+/// The part of the positional term that depends only on where the kings and the step pieces
+/// stand, not on the occupancy: king placement plus the zone counts of the one-step attacks
+/// (pawns, knights, silvers, golds and promoted minors, and the steps horses and dragons add to
+/// their slides). From Black's point of view. The search keeps it incrementally with
+/// `step_pressure_delta`.
+pub fn step_pressure(pos: &Position) -> Value {
+    side_step_pressure(pos, Color::Black) - side_step_pressure(pos, Color::White)
+}
+
+/// The rest of the positional term: the zone counts of the sliding attacks of lances,
+/// bishops and rooks (horses and dragons included), which depend on the occupancy. From
+/// Black's point of view.
+pub fn slider_pressure(pos: &Position) -> Value {
+    slider_pressure_and_reach(pos).0
+}
+
+/// `slider_pressure` and its reach: every square the sliders it counts attack (those not
+/// skipped as missing the zones). Only the occupancy of these squares can change their
+/// attacks, which lets the search keep the value across most moves (`slider_pressure_kept`).
+#[inline]
+pub fn slider_pressure_and_reach(pos: &Position) -> (Value, Bitboard) {
+    let (black, black_reach) = side_slider_pressure(pos, Color::Black);
+    let (white, white_reach) = side_slider_pressure(pos, Color::White);
+    (black - white, black_reach | white_reach)
+}
+
+/// Piece kinds after a move that rule out keeping `slider_pressure`: sliders (a promoted
+/// lance was one before the move) and kings (whose move shifts the zones), as bits by kind.
+const SLIDER_OR_KING: u32 = 1 << PieceType::Lance as u32
+    | 1 << PieceType::Bishop as u32
+    | 1 << PieceType::Rook as u32
+    | 1 << PieceType::King as u32
+    | 1 << PieceType::ProLance as u32
+    | 1 << PieceType::Horse as u32
+    | 1 << PieceType::Dragon as u32;
+
+/// Whether `slider_pressure` is the same after `m` (to be called before it is made), given
+/// the `reach` of `slider_pressure_and_reach` for this position. It is when no slider or king
+/// moves, is dropped or is captured, and the occupancy changes only outside the reach: the
+/// zones, the set of sliders and each one's attacks all stay (a slider's attacks depend only
+/// on the occupancy of the squares it attacks). A capture leaves its destination occupied.
+#[inline]
+pub fn slider_pressure_kept(pos: &Position, m: Move, reach: Bitboard) -> bool {
+    if SLIDER_OR_KING >> m.piece_after().kind() as u32 & 1 != 0 {
+        return false;
+    }
+    if m.is_drop() {
+        return !reach.contains(m.to());
+    }
+    let captured = pos.piece_on(m.to());
+    if captured.is_empty() {
+        !reach.contains(m.to()) && !reach.contains(m.from())
+    } else {
+        SLIDER_OR_KING >> captured.kind() as u32 & 1 == 0 && !reach.contains(m.from())
+    }
+}
+
+/// How much `m` changes `step_pressure` (to be called before the move is made), or `None`
+/// for a king move, after which the zones move and the term must be computed afresh.
+#[inline]
+pub fn step_pressure_delta(pos: &Position, m: Move) -> Option<Value> {
+    let after = m.piece_after();
+    if m.is_drop() {
+        return Some(step_contribution(pos, after, m.to()));
+    }
+    if after.kind() == PieceType::King {
+        return None;
+    }
+    let mut d = step_contribution(pos, after, m.to()) - step_contribution(pos, pos.piece_on(m.from()), m.from());
+    let captured = pos.piece_on(m.to());
+    if !captured.is_empty() {
+        d -= step_contribution(pos, captured, m.to());
+    }
+    Some(d)
+}
+
+/// What the one-step attacks of piece `pc` on `sq` add to `step_pressure` (Black's view).
+#[inline(always)]
+fn step_contribution(pos: &Position, pc: Piece, sq: Square) -> Value {
+    let c = pc.color();
+    let att = match pc.kind() {
+        PieceType::Pawn => pawn_attacks(c, sq),
+        PieceType::Knight => knight_attacks(c, sq),
+        PieceType::Silver => silver_attacks(c, sq),
+        PieceType::Lance | PieceType::Bishop | PieceType::Rook | PieceType::King => return 0,
+        // The steps a horse or dragon adds to its slides (see `side_step_pressure`).
+        PieceType::Horse => king_attacks(sq) & rook_pseudo(sq),
+        PieceType::Dragon => king_attacks(sq) & bishop_pseudo(sq),
+        _ => gold_attacks(c, sq),
+    };
+    let near_enemy = king_attacks(pos.king_square(!c));
+    let ring_enemy = OUTER_RING[pos.king_square(!c).index()];
+    let near_own = king_attacks(pos.king_square(c));
+    if (att & (near_enemy | ring_enemy | near_own)).is_empty() {
+        return 0;
+    }
+    let v = ZoneCounts {
+        near_enemy: (att & near_enemy).count() as i32,
+        ring_enemy: (att & ring_enemy).count() as i32,
+        near_own: (att & near_own).count() as i32,
+    }
+    .value();
+    if c == Color::Black {
+        v
+    } else {
+        -v
+    }
+}
+
+/// One side's king placement and the zone counts of its one-step attacks. The counts only add
+/// up, so they are taken a direction at a time (all pieces with that step shifted at once);
+/// horses and dragons count as a bishop or rook (in `side_slider_pressure`) plus the steps
+/// the slide lacks, disjoint from it.
+#[inline(always)]
+fn side_step_pressure(pos: &Position, c: Color) -> Value {
+    let own_king = pos.king_square(c);
+    let enemy_king = pos.king_square(!c);
+    let (ne, re, no) =
+        (wide(king_attacks(enemy_king)), wide(OUTER_RING[enemy_king.index()]), wide(king_attacks(own_king)));
+    let mut n = ZoneCounts::default();
+    let mut add = |set: Wide| {
+        n.near_enemy += wide::count(set & ne);
+        n.ring_enemy += wide::count(set & re);
+        n.near_own += wide::count(set & no);
+    };
+    let pawns = wide(pos.pieces(c, PieceType::Pawn));
+    let knights = wide(pos.pieces(c, PieceType::Knight));
+    let silvers = wide(pos.pieces(c, PieceType::Silver));
+    let golds = wide(pos.golds() & pos.pieces_of(c));
+    let horses = wide(pos.pieces(c, PieceType::Horse));
+    let dragons = wide(pos.pieces(c, PieceType::Dragon));
+    // Forward is towards rank a for Black.
+    let f = if c == Color::Black { -1 } else { 1 };
+    add(step(pawns | silvers | golds | horses, 0, f));
+    for df in [-1, 1] {
+        add(step(silvers | golds | dragons, df, f));
+        add(step(golds | horses, df, 0));
+        add(step(silvers | dragons, df, -f));
+        add(step(knights, df, 2 * f));
+    }
+    add(step(golds | horses, 0, -f));
+    weights::KING_RANK[own_king.relative_rank(c) as usize] + n.value()
+}
+
+/// One side's zone counts of sliding attacks, and the union of the attacks counted. A slider
+/// whose attacks on an empty board miss the zones is skipped without looking at the occupancy.
+#[inline(always)]
+fn side_slider_pressure(pos: &Position, c: Color) -> (Value, Bitboard) {
+    let enemy_king = pos.king_square(!c);
+    let near_enemy = king_attacks(enemy_king);
+    let ring_enemy = OUTER_RING[enemy_king.index()];
+    let near_own = king_attacks(pos.king_square(c));
+    let zones = near_enemy | ring_enemy | near_own;
+    let occ = pos.occupied();
+    let mut n = ZoneCounts::default();
+    let mut reach = Bitboard::EMPTY;
+    let mut add = |att: Bitboard| {
+        reach |= att;
+        let att = att & zones;
+        if att.any() {
+            n.near_enemy += (att & near_enemy).count() as i32;
+            n.ring_enemy += (att & ring_enemy).count() as i32;
+            n.near_own += (att & near_own).count() as i32;
+        }
+    };
+    let ours = pos.pieces_of(c);
+    for sq in pos.pieces(c, PieceType::Lance) {
+        if (forward_ray(c, sq) & zones).any() {
+            add(lance_attacks(c, sq, occ));
+        }
+    }
+    for sq in pos.bishops_horses() & ours {
+        if (bishop_pseudo(sq) & zones).any() {
+            add(bishop_attacks(sq, occ));
+        }
+    }
+    for sq in pos.rooks_dragons() & ours {
+        if (rook_pseudo(sq) & zones).any() {
+            add(rook_attacks(sq, occ));
+        }
+    }
+    (n.value(), reach)
+}
+
+/// The static evaluation from the side to move's point of view.
+pub fn evaluate(pos: &Position) -> Value {
+    let v = material(pos) + positional(pos);
+    if pos.side_to_move() == Color::Black {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The positional term from the side to move's point of view.
+#[inline]
+pub fn positional_stm(pos: &Position) -> Value {
+    let v = positional(pos);
+    if pos.side_to_move() == Color::Black {
+        v
+    } else {
+        -v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced() {
+        assert_eq!(evaluate(&Position::startpos()), 0);
+        assert_eq!(material(&Position::startpos()), 0);
+    }
+
+    /// The SFEN of the same position with colours exchanged and the board rotated.
+    fn flipped(sfen: &str) -> String {
+        let f: Vec<&str> = sfen.split(' ').collect();
+        let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+        let ranks: Vec<String> = f[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                // Reverse the tokens of a rank (a token is "+X", "X" or a digit).
+                let mut toks: Vec<String> = Vec::new();
+                let mut plus = false;
+                for ch in r.chars() {
+                    if ch == '+' {
+                        plus = true;
+                        continue;
+                    }
+                    toks.push(if plus { format!("+{}", swap(ch)) } else { swap(ch).to_string() });
+                    plus = false;
+                }
+                toks.reverse();
+                toks.concat()
+            })
+            .collect();
+        let side = if f[1] == "b" { "w" } else { "b" };
+        let hands: String = if f[2] == "-" { "-".into() } else { f[2].chars().map(swap).collect() };
+        format!("{} {side} {hands} {}", ranks.join("/"), f[3])
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_under_colour_flip() {
+        for sfen in [
+            "l7l/3s5/prnp2kp1/2p1Gppnp/1P7/PnPP1P3/3BP2PP/1S1G5/LN1K1G1+rL b SBG3ps 91",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        ] {
+            let a = Position::from_sfen(sfen).unwrap();
+            let b = Position::from_sfen(&flipped(sfen)).unwrap();
+            assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {}", flipped(sfen));
+            assert_ne!(positional(&a), 0);
+        }
+    }
+
+    /// The positional term as first written: piece by piece, each piece's full attack set.
+    fn reference_positional(pos: &Position) -> Value {
+        use engine::attacks::attacks_of;
+        let occ = pos.occupied();
+        let mut v = 0;
+        for c in Color::ALL {
+            let own_king = pos.king_square(c);
+            let enemy_king = pos.king_square(!c);
+            let near_enemy = king_attacks(enemy_king);
+            let ring_enemy = OUTER_RING[enemy_king.index()];
+            let near_own = king_attacks(own_king);
+            let mut s = weights::KING_RANK[own_king.relative_rank(c) as usize];
+            for sq in pos.pieces_of(c) & !pos.pieces(c, PieceType::King) {
+                let att = attacks_of(c, pos.piece_on(sq).kind(), sq, occ);
+                s += weights::ATTACK_NEAR * (att & near_enemy).count() as Value
+                    + weights::ATTACK_RING * (att & ring_enemy).count() as Value
+                    + weights::DEFEND_NEAR * (att & near_own).count() as Value;
+            }
+            v += if c == Color::Black { s } else { -s };
+        }
+        v
+    }
+
+    /// Busy positions to start random games from.
+    const PLAYOUT_STARTS: [&str; 4] = [
+        engine::START_SFEN,
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+    ];
+
+    /// Seeded random playouts of up to 60 plies, `games` from each start: `visit` sees each
+    /// position and the move about to be played from it (`None` when the playout ends there).
+    /// They reach promoted pieces, kings in the open and crowded castles alike.
+    fn playouts(games: usize, mut visit: impl FnMut(&Position, Option<engine::Move>)) {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for sfen in PLAYOUT_STARTS {
+            for _ in 0..games {
+                let mut pos = Position::from_sfen(sfen).unwrap();
+                for _ in 0..60 {
+                    let mut list = engine::MoveList::new();
+                    engine::generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        visit(&pos, None);
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = list.as_slice()[(seed % list.len() as u64) as usize];
+                    visit(&pos, Some(m));
+                    pos.do_move(m);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn positional_matches_the_piece_by_piece_count() {
+        playouts(20, |pos, _| assert_eq!(positional(pos), reference_positional(pos), "{}", pos.to_sfen()));
+    }
+
+    #[test]
+    fn step_pressure_delta_matches_recomputation() {
+        playouts(30, |pos, m| {
+            let Some(m) = m else { return };
+            let before = step_pressure(pos);
+            let delta = step_pressure_delta(pos, m);
+            let mut after = pos.clone();
+            after.do_move(m);
+            assert_eq!(delta.is_none(), m.piece_after().kind() == PieceType::King);
+            if let Some(d) = delta {
+                assert_eq!(before + d, step_pressure(&after), "{}", after.to_sfen());
+            }
+        });
+    }
+
+    #[test]
+    fn slider_pressure_kept_only_when_unchanged() {
+        let (mut kept, mut moves) = (0, 0);
+        playouts(30, |pos, m| {
+            let Some(m) = m else { return };
+            let (before, reach) = slider_pressure_and_reach(pos);
+            assert_eq!(before, slider_pressure(pos));
+            let mut after = pos.clone();
+            after.do_move(m);
+            moves += 1;
+            if slider_pressure_kept(pos, m, reach) {
+                kept += 1;
+                assert_eq!(before, slider_pressure(&after), "{} {m}", pos.to_sfen());
+            }
+        });
+        // The test means something only if both answers occur.
+        assert!(kept > moves / 10 && kept < moves, "{kept} of {moves}");
+    }
+
+    #[test]
+    fn pressure_on_the_enemy_king_counts() {
+        // A gold next to the enemy king is worth more than the same gold far away.
+        let near = Position::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b - 1").unwrap();
+        let far = Position::from_sfen("4k4/9/9/9/9/9/9/G8/4K4 b - 1").unwrap();
+        assert!(positional(&near) > positional(&far));
+    }
+
+    #[test]
+    fn move_gain_matches_material_difference() {
+        let mut pos = Position::from_sfen("4k4/9/4p4/4P4/9/9/9/1B7/4K4 b Gp 1").unwrap();
+        for text in ["5d5c+", "8h5e", "G*5b"] {
+            let m = pos.parse_usi_move(text).unwrap();
+            let before = material(&pos);
+            let gain = move_gain(&pos, m);
+            pos.do_move(m);
+            assert_eq!(material(&pos) - before, gain, "{text}");
+            pos.undo_move(m);
+        }
+        let m = pos.parse_usi_move("5d5c+").unwrap();
+        assert_eq!(move_gain(&pos, m), 90 + 90 + 540 - 90);
+    }
+}

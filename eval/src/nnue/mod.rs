@@ -1,0 +1,60 @@
+//! Kaname's neural network evaluation (NNUE): features, the quantised net and its file
+//! format, the incrementally updated accumulator, and the dense layers.
+//!
+//! Architecture `HalfKB9-2344x256x2-32-32-1`:
+//! - input: `features::NUM_FEATURES` sparse features per perspective (40 active, see
+//!   `features`);
+//! - first layer: `L1` = 256 int16 outputs per perspective, kept incrementally
+//!   (the accumulator); both perspectives share the weights;
+//! - the side to move's 256 then the other side's 256, clipped to 0..=127 (CReLU) as u8;
+//! - dense 512 -> 32 (int8 weights, int32 biases), >> `WEIGHT_SHIFT`, clipped to 0..=127;
+//! - dense 32 -> 32, the same;
+//! - dense 32 -> 1; the int32 output times `OUTPUT_SCALE` / (`QA` * `QB`) is the evaluation
+//!   in Kaname's units (a pawn is 90) from the side to move's point of view.
+//!
+//! Quantisation (float value = integer / scale): first-layer weights and biases and the
+//! accumulator scale `QA` = 127 (an activation of 1.0 is 127); dense weights scale `QB` = 64
+//! (so a float weight must lie within +-127/64); dense biases scale `QA * QB`. The float
+//! network's output y is a win-rate logit: the evaluation is `y * OUTPUT_SCALE` and the
+//! win rate `1 / (1 + exp(-y))`.
+
+pub mod features;
+
+/// First-layer outputs per perspective.
+pub const L1: usize = 256;
+/// Outputs of the first dense layer.
+pub const L2: usize = 32;
+/// Outputs of the second dense layer.
+pub const L3: usize = 32;
+/// Scale of the first layer and of activations.
+pub const QA: i32 = 127;
+/// Scale of dense-layer weights.
+pub const QB: i32 = 64;
+/// log2(QB): a dense layer's int32 sum is shifted right by this to return to activation scale.
+pub const WEIGHT_SHIFT: u32 = 6;
+/// Kaname units per unit of the network's output logit.
+pub const OUTPUT_SCALE: i32 = 600;
+/// The architecture's name, written into net files.
+pub const ARCH: &str = "HalfKB9-2344x256x2-32-32-1";
+
+/// The quantised network's parameters, as stored in a net file. Weights of a dense layer are
+/// stored row by row: `w[o * inputs + i]` links input `i` to output `o`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct QuantNet {
+    /// First-layer biases, `L1`.
+    pub l1_bias: Vec<i16>,
+    /// First-layer weights, `NUM_FEATURES * L1`: the row of feature `f` is `f * L1 ..`.
+    pub l1_weights: Vec<i16>,
+    /// First dense layer biases, `L2`.
+    pub l2_bias: Vec<i32>,
+    /// First dense layer weights, `L2 * 2 * L1`.
+    pub l2_weights: Vec<i8>,
+    /// Second dense layer biases, `L3`.
+    pub l3_bias: Vec<i32>,
+    /// Second dense layer weights, `L3 * L2`.
+    pub l3_weights: Vec<i8>,
+    /// Output bias.
+    pub out_bias: i32,
+    /// Output weights, `L3`.
+    pub out_weights: Vec<i8>,
+}

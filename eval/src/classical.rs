@@ -7,12 +7,12 @@
 //! interface is deliberately narrow (`evaluate`, `material`, `positional` and its two parts,
 //! `move_gain`); the search reaches it only through `Evaluator`.
 
+use crate::wide::{self, step, wide, Wide};
 use engine::attacks::{
     bishop_attacks, bishop_pseudo, forward_ray, gold_attacks, king_attacks, knight_attacks, lance_attacks,
     pawn_attacks, rook_attacks, rook_pseudo, silver_attacks,
 };
 use engine::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
-use crate::wide::{self, step, wide, Wide};
 
 /// An evaluation in centipawn-like units (a pawn is 90).
 pub type Value = i32;

@@ -75,12 +75,12 @@ impl Evaluator {
         let child = &mut self.stack[ply + 1];
         child.material = -(parent.material + classical::move_gain(pos, m));
         child.steps = classical::step_pressure_delta(pos, m).map_or(NOT_COMPUTED, |d| steps + d);
-        child.sliders = if parent.sliders != NOT_COMPUTED && classical::slider_pressure_kept(pos, m, parent.slider_reach)
-        {
-            parent.sliders
-        } else {
-            NOT_COMPUTED
-        };
+        child.sliders =
+            if parent.sliders != NOT_COMPUTED && classical::slider_pressure_kept(pos, m, parent.slider_reach) {
+                parent.sliders
+            } else {
+                NOT_COMPUTED
+            };
         child.slider_reach = parent.slider_reach;
         self.ply = ply + 1;
     }

@@ -7,10 +7,8 @@ use crate::movepick::{is_tactical, ContKeys, MovePicker};
 use crate::thread::Shared;
 use crate::tt::{Bound, TtData};
 use crate::types::*;
-use engine::{Bitboard, Color, Move, Position, Repetition};
-
-/// The largest positional term the lazy evaluation in quiescence search assumes.
-const LAZY_MARGIN: Value = 900;
+use engine::{Color, Move, Position, Repetition};
+use eval::Evaluator;
 
 /// Whether a stored value with this bound decides the node for the window (alpha, beta).
 fn tt_cuts(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
@@ -88,27 +86,10 @@ struct Frame {
     piece_to: Option<(usize, usize)>,
     static_eval: Value,
     killers: [Move; 2],
-    /// Material balance from the side to move's point of view.
-    material: Value,
-    /// `eval::step_pressure` (Black's point of view), or VALUE_NONE until computed.
-    steps: Value,
-    /// `eval::slider_pressure` (Black's point of view), or VALUE_NONE until computed; kept
-    /// from the parent when the move cannot change it (`eval::classical::slider_pressure_kept`).
-    sliders: Value,
-    /// The reach of `sliders` (see `eval::classical::slider_pressure_and_reach`), valid once it is set.
-    slider_reach: Bitboard,
 }
 
-const EMPTY_FRAME: Frame = Frame {
-    current_move: Move::NONE,
-    piece_to: None,
-    static_eval: VALUE_NONE,
-    killers: [Move::NONE; 2],
-    material: 0,
-    steps: VALUE_NONE,
-    sliders: VALUE_NONE,
-    slider_reach: Bitboard::EMPTY,
-};
+const EMPTY_FRAME: Frame =
+    Frame { current_move: Move::NONE, piece_to: None, static_eval: VALUE_NONE, killers: [Move::NONE; 2] };
 
 /// Late move reductions, indexed by depth and move number: 0.5 + ln(depth) ln(moves) / 2.1.
 fn reduction(depth: i32, move_count: usize) -> i32 {
@@ -144,6 +125,8 @@ pub struct Worker {
     pv_idx: usize,
     root_color: Color,
     stack: Vec<Frame>,
+    /// The evaluation's incremental state along the current line.
+    evaluator: Evaluator,
     pv: Vec<Vec<Move>>,
 }
 
@@ -161,6 +144,7 @@ impl Worker {
             pv_idx: 0,
             root_color: Color::Black,
             stack: vec![EMPTY_FRAME; MAX_PLY + 8],
+            evaluator: Evaluator::new(MAX_PLY + 8),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
         }
     }
@@ -199,10 +183,7 @@ impl Worker {
         // core idle while the main thread finishes, so helpers search on until told to stop.
         let max_depth = if self.id == 0 { shared.depth_limit() } else { MAX_DEPTH };
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
-        let m = eval::material(pos);
-        self.stack[0].material = if pos.side_to_move() == Color::Black { m } else { -m };
-        self.stack[0].steps = eval::classical::step_pressure(pos);
-        self.stack[0].sliders = VALUE_NONE;
+        self.evaluator.reset(pos);
         let mut depth = 1;
         while depth <= max_depth && !shared.stopped() {
             // Lazy SMP diversity: odd helpers skip every other iteration's start depth.
@@ -281,43 +262,44 @@ impl Worker {
         head[ply].extend_from_slice(&tail[0]);
     }
 
-    /// Material plus the positional term, whose step part is kept incrementally (and computed
-    /// afresh after a king move).
+    /// The static evaluation of the current position (`ply` moves below the root).
     #[inline]
     fn static_eval(&mut self, pos: &Position, ply: usize) -> Value {
-        let mut steps = self.stack[ply].steps;
-        if steps == VALUE_NONE {
-            steps = eval::classical::step_pressure(pos);
-            self.stack[ply].steps = steps;
-        }
-        let mut sliders = self.stack[ply].sliders;
-        if sliders == VALUE_NONE {
-            let reach;
-            (sliders, reach) = eval::classical::slider_pressure_and_reach(pos);
-            self.stack[ply].sliders = sliders;
-            self.stack[ply].slider_reach = reach;
-        }
-        let positional = steps + sliders;
-        self.stack[ply].material + if pos.side_to_move() == Color::Black { positional } else { -positional }
+        debug_assert_eq!(self.evaluator.ply(), ply);
+        self.evaluator.evaluate(pos)
     }
 
-    /// Sets the child frame's incremental terms for `m`, before it is made.
+    /// Makes `m` at `ply`: the line's stack, the evaluation and the position, and starts
+    /// fetching the child's table entry.
     #[inline(always)]
-    fn prepare_child(&mut self, pos: &Position, ply: usize, m: Move, gain: Value) {
-        let mut steps = self.stack[ply].steps;
-        if steps == VALUE_NONE {
-            // Computed once here rather than afresh in each child that evaluates.
-            steps = eval::classical::step_pressure(pos);
-            self.stack[ply].steps = steps;
+    fn make_move(&mut self, pos: &mut Position, shared: &Shared, ply: usize, m: Move) {
+        self.stack[ply].current_move = m;
+        self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
+        self.evaluator.push(pos, m);
+        pos.do_move(m);
+        // The child probes the table after its rule checks: start the (likely) cache miss
+        // now. (Hashing the move beforehand with `key_after` cost 2% more instructions.)
+        shared.tt.prefetch(pos.key());
+    }
+
+    /// Makes a null move (a pass) at `ply`.
+    #[inline]
+    fn make_null(&mut self, pos: &mut Position, ply: usize) {
+        self.stack[ply].current_move = Move::NULL;
+        self.stack[ply].piece_to = None;
+        self.evaluator.push_null();
+        pos.do_null_move();
+    }
+
+    /// Takes back `m` (`Move::NULL` for a null move), made by `make_move` or `make_null`.
+    #[inline(always)]
+    fn unmake(&mut self, pos: &mut Position, m: Move) {
+        if m == Move::NULL {
+            pos.undo_null_move();
+        } else {
+            pos.undo_move(m);
         }
-        let (material, sliders, reach) =
-            (self.stack[ply].material, self.stack[ply].sliders, self.stack[ply].slider_reach);
-        let child = &mut self.stack[ply + 1];
-        child.material = -(material + gain);
-        child.steps = eval::classical::step_pressure_delta(pos, m).map_or(VALUE_NONE, |d| steps + d);
-        child.sliders =
-            if sliders != VALUE_NONE && eval::classical::slider_pressure_kept(pos, m, reach) { sliders } else { VALUE_NONE };
-        child.slider_reach = reach;
+        self.evaluator.pop();
     }
 
     fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {
@@ -453,16 +435,9 @@ impl Worker {
                 && beta > -VALUE_MATE_IN_MAX_PLY
             {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
-                self.stack[ply].current_move = Move::NULL;
-                self.stack[ply].piece_to = None;
-                self.stack[ply + 1].material = -self.stack[ply].material;
-                self.stack[ply + 1].steps = self.stack[ply].steps;
-                // A pass leaves the board as it is.
-                self.stack[ply + 1].sliders = self.stack[ply].sliders;
-                self.stack[ply + 1].slider_reach = self.stack[ply].slider_reach;
-                pos.do_null_move();
+                self.make_null(pos, ply);
                 let v = -self.search(pos, shared, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
-                pos.undo_null_move();
+                self.unmake(pos, Move::NULL);
                 if v >= beta && !shared.stopped() {
                     return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
                 }
@@ -520,14 +495,7 @@ impl Worker {
                 }
             }
 
-            let gain = eval::move_gain(pos, m);
-            self.stack[ply].current_move = m;
-            self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
-            self.prepare_child(pos, ply, m, gain);
-            pos.do_move(m);
-            // The child probes the table after its rule checks: start the (likely) cache miss
-            // now. (Hashing the move beforehand with `key_after` cost 2% more instructions.)
-            shared.tt.prefetch(pos.key());
+            self.make_move(pos, shared, ply, m);
             // No check extension: shogi checks come in long chains (drops), and a blanket
             // extension explodes the tree; checks are instead reduced less.
             let new_depth = depth - 1;
@@ -555,7 +523,7 @@ impl Worker {
             if pv_node && (move_count == 1 || (v > alpha && (root || v < beta))) {
                 v = -self.search(pos, shared, -beta, -alpha, new_depth, ply + 1, true, false);
             }
-            pos.undo_move(m);
+            self.unmake(pos, m);
             if shared.stopped() {
                 return 0;
             }
@@ -720,9 +688,8 @@ impl Worker {
             -VALUE_INFINITE
         } else if let Some(d) = tt.filter(|d| d.eval != VALUE_NONE && d.bound != Bound::None) {
             d.eval
-        } else if self.stack[ply].material - LAZY_MARGIN >= beta {
-            // Lazy evaluation: the positional term cannot bring this back below beta.
-            return self.stack[ply].material - LAZY_MARGIN;
+        } else if let Some(v) = self.evaluator.lazy_cutoff(beta) {
+            return v;
         } else {
             self.static_eval(pos, ply)
         };
@@ -748,15 +715,9 @@ impl Worker {
                     continue;
                 }
             }
-            self.stack[ply].current_move = m;
-            self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
-            self.prepare_child(pos, ply, m, gain);
-            pos.do_move(m);
-            // The child probes the table after its rule checks: start the (likely) cache miss
-            // now. (Hashing the move beforehand with `key_after` cost 2% more instructions.)
-            shared.tt.prefetch(pos.key());
+            self.make_move(pos, shared, ply, m);
             let v = -self.qsearch(pos, shared, -beta, -alpha, ply + 1, pv_node);
-            pos.undo_move(m);
+            self.unmake(pos, m);
             if shared.stopped() {
                 return 0;
             }

@@ -2,7 +2,8 @@
 //!
 //! Squares and pieces (`square`, `piece`, `hand`, `color`), moves (`moves`), the 81-square
 //! bitboard and attack tables (`bitboard`, `attacks`), the position with do/undo and keys
-//! (`position`, `zobrist`), SFEN and USI move text (`sfen`, `notation`), legal move generation
+//! (`position`, `zobrist`), SFEN and USI move text (`sfen`, `notation`),
+//! YaneuraOu's packed training records (`packed_sfen`), legal move generation
 //! (`movegen`), static exchange (`see`), game-end rules (`rules`) and perft.
 
 #![deny(missing_docs)]
@@ -16,6 +17,7 @@ mod mate1;
 mod movegen;
 mod moves;
 mod notation;
+mod packed_sfen;
 mod perft;
 mod piece;
 mod position;
@@ -33,6 +35,9 @@ pub use mate1::{find_mate_in_1, first_mating_check, flights_left, free_flights, 
 pub use movegen::{generate, generate_legal, is_pawn_drop_mate, pawn_drop_squares, GenKind};
 pub use moves::{Move, MoveList, MoveSink, FROM_OR_DROP_NB, MAX_MOVES};
 pub use notation::MoveError;
+pub use packed_sfen::{
+    move16, move_from_move16, pack, unpack, PackError, PackedSfenError, PackedSfenValue, PACKED_SFEN_BYTES, PSV_BYTES,
+};
 pub use perft::{perft, perft_divide, perft_divide_with, perft_with, LastPly};
 pub use piece::{Piece, PieceType, PIECE_NB, PIECE_TYPE_NB, PROMOTED};
 pub use position::{Position, StateInfo, START_SFEN};

@@ -245,7 +245,7 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
 }
 
 /// Rejects positions that cannot arise: too many pieces, wrong king count, dead pieces, nifu.
-fn validate(pos: &Position) -> Result<(), SfenError> {
+pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
     let mut counts = [0u32; 9];
     for sq in Square::ALL {
         let pc = pos.piece_on(sq);

@@ -352,6 +352,32 @@ impl Searcher {
         }
     }
 
+    /// Searches `pos` to `limits` in the calling thread's time (no callbacks) and returns the
+    /// result with the last `info` the search reported: what self-play needs for each move.
+    pub fn think(&mut self, pos: &Position, limits: Limits) -> (SearchResult, Option<Info>) {
+        self.wait();
+        self.prepare();
+        let control = Control::new(pos.side_to_move(), pos.game_ply());
+        *control.plan.lock() = TimePlan::new(&limits, pos.side_to_move(), pos.game_ply(), &self.options);
+        self.tt.new_search();
+        let last = Arc::new(Mutex::new(None));
+        let sink = last.clone();
+        let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
+        let result = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, || {
+                    let on_info: InfoSink = Box::new(move |info| *sink.lock() = Some(info));
+                    search_root(pos, &limits, options, tt, workers, &control, on_info)
+                })
+                .expect("spawn search thread")
+                .join()
+                .expect("search thread")
+        });
+        let info = last.lock().take();
+        (result, info)
+    }
+
     /// Runs a fixed-depth search of `pos` with the configured threads and tables and returns
     /// the nodes searched. With one thread, after `clear`, the count is deterministic: the
     /// `bench` signature.

@@ -13,6 +13,7 @@ mod mate;
 mod movepick;
 mod padded;
 mod search;
+pub mod selfplay;
 mod thread;
 mod timeman;
 mod tt;

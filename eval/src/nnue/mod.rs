@@ -22,6 +22,7 @@ pub mod accumulator;
 pub mod features;
 pub mod layers;
 pub mod network;
+pub(crate) mod stack;
 
 pub use accumulator::Accumulator;
 pub use network::Network;

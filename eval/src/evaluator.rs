@@ -400,6 +400,15 @@ mod tests {
         assert!(ev.lazy_cutoff(-10_000).is_some());
     }
 
+    /// Search threads each own an evaluator and share the net.
+    #[test]
+    fn evaluators_can_move_to_threads() {
+        fn send<T: Send>() {}
+        fn sync<T: Send + Sync>() {}
+        send::<Evaluator>();
+        sync::<Network>();
+    }
+
     #[test]
     fn eval_kind_display_and_from_str_round_trip() {
         for kind in [EvalKind::Classical, EvalKind::Net] {

@@ -54,8 +54,9 @@ impl NetStack {
         e.computed = [true; 2];
     }
 
-    /// Records `m`, about to be made in `pos` at `ply`, in entry `ply + 1`.
-    #[inline]
+    /// Records `m`, about to be made in `pos` at `ply`, in entry `ply + 1`. Not inlined, so
+    /// the classical path's inlined `Evaluator::push` stays as small as it was.
+    #[inline(never)]
     pub(crate) fn push(&mut self, ply: usize, pos: &Position, m: Move) {
         let mut views = self.entries[ply].views;
         let dirty = Dirty::of_move(pos, m, &mut views);
@@ -77,7 +78,7 @@ impl NetStack {
     }
 
     /// The net's value of `pos`, the position at `ply`, from the side to move's view.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn evaluate(&mut self, ply: usize, pos: &Position) -> Value {
         self.compute(ply, pos, Color::Black);
         self.compute(ply, pos, Color::White);

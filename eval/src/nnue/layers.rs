@@ -2,7 +2,7 @@
 //! the output. A portable path and an AVX2 path compute exactly the same integers (see
 //! `Network` for why `maddubs` cannot saturate); `propagate` picks the one the machine runs.
 
-use super::network::{Aligned, Network};
+use super::network::Network;
 use super::{L1, L2, L3, OUTPUT_SCALE, QA, QB, WEIGHT_SHIFT};
 use crate::Value;
 
@@ -69,6 +69,7 @@ fn dot(input: &[u8], w: &[i8]) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use super::super::network::Aligned;
     use super::*;
     use std::arch::x86_64::*;
 

@@ -2,10 +2,62 @@
 //! tells it about every move (`push`), null move (`push_null`) and unmove (`pop`), and asks
 //! for the static value of the current position (`evaluate`); what is kept incrementally, and
 //! how, stays in here.
+//!
+//! Two kinds: `Classical` keeps the classical evaluation's incremental terms; `Net` keeps the
+//! net's accumulators (`nnue::stack`) and nothing classical. Every method branches once on
+//! the kind, so the classical path costs what it did before nets existed.
 
 use crate::classical;
+use crate::nnue::stack::NetStack;
+use crate::nnue::Network;
 use crate::Value;
 use engine::{Bitboard, Color, Move, Position};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// Which evaluation an `Evaluator` runs.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum EvalKind {
+    /// The hand-written evaluation (`classical`).
+    Classical,
+    /// The neural network (`nnue`).
+    Net,
+}
+
+impl fmt::Display for EvalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EvalKind::Classical => "classical",
+            EvalKind::Net => "net",
+        })
+    }
+}
+
+/// A name `EvalKind::from_str` does not know.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ParseEvalKindError(pub String);
+
+impl fmt::Display for ParseEvalKindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown evaluation kind {:?} (expected \"classical\" or \"net\")", self.0)
+    }
+}
+
+impl std::error::Error for ParseEvalKindError {}
+
+impl FromStr for EvalKind {
+    type Err = ParseEvalKindError;
+
+    /// "classical" or "net", in any case.
+    fn from_str(s: &str) -> Result<EvalKind, ParseEvalKindError> {
+        match s.trim() {
+            t if t.eq_ignore_ascii_case("classical") => Ok(EvalKind::Classical),
+            t if t.eq_ignore_ascii_case("net") => Ok(EvalKind::Net),
+            _ => Err(ParseEvalKindError(s.to_string())),
+        }
+    }
+}
 
 /// Marks a classical term not yet computed at this ply.
 const NOT_COMPUTED: Value = i32::MIN;
@@ -34,18 +86,41 @@ const EMPTY_STATE: ClassicalState =
 /// The evaluation state of a search line: entry `ply` belongs to the position `ply` moves
 /// below the position given to `reset`.
 pub struct Evaluator {
+    /// The classical terms (unused with a net).
     stack: Vec<ClassicalState>,
     ply: usize,
+    /// The net's state: `Some` exactly for `EvalKind::Net`.
+    net: Option<NetStack>,
 }
 
 impl Evaluator {
-    /// An evaluator for lines of up to `max_ply` moves.
+    /// A classical evaluator for lines of up to `max_ply` moves.
     pub fn new(max_ply: usize) -> Evaluator {
-        Evaluator { stack: vec![EMPTY_STATE; max_ply + 1], ply: 0 }
+        Evaluator { stack: vec![EMPTY_STATE; max_ply + 1], ply: 0, net: None }
+    }
+
+    /// An evaluator running `net`, for lines of up to `max_ply` moves. The net is shared
+    /// (threads each carry their own `Evaluator`); this allocates about 1.1 KB per ply.
+    pub fn with_net(max_ply: usize, net: Arc<Network>) -> Evaluator {
+        Evaluator { stack: vec![EMPTY_STATE; 1], ply: 0, net: Some(NetStack::new(max_ply, net)) }
+    }
+
+    /// Which evaluation this runs.
+    pub fn kind(&self) -> EvalKind {
+        if self.net.is_some() {
+            EvalKind::Net
+        } else {
+            EvalKind::Classical
+        }
     }
 
     /// Starts a line at `pos`.
     pub fn reset(&mut self, pos: &Position) {
+        if let Some(net) = &mut self.net {
+            self.ply = 0;
+            net.reset(pos);
+            return;
+        }
         let m = classical::material(pos);
         self.ply = 0;
         self.stack[0] = ClassicalState {
@@ -65,6 +140,11 @@ impl Evaluator {
     #[inline(always)]
     pub fn push(&mut self, pos: &Position, m: Move) {
         let ply = self.ply;
+        if let Some(net) = &mut self.net {
+            net.push(ply, pos, m);
+            self.ply = ply + 1;
+            return;
+        }
         let mut steps = self.stack[ply].steps;
         if steps == NOT_COMPUTED {
             // Computed once here rather than afresh in each child that evaluates.
@@ -88,6 +168,11 @@ impl Evaluator {
     /// Moves to the child reached by a null move (a pass: the board stays as it is).
     #[inline]
     pub fn push_null(&mut self) {
+        if let Some(net) = &mut self.net {
+            net.push_null(self.ply);
+            self.ply += 1;
+            return;
+        }
         let parent = self.stack[self.ply];
         self.ply += 1;
         self.stack[self.ply] = ClassicalState { material: -parent.material, ..parent };
@@ -104,6 +189,9 @@ impl Evaluator {
     /// point of view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> Value {
+        if let Some(net) = &mut self.net {
+            return net.evaluate(self.ply, pos);
+        }
         let s = &mut self.stack[self.ply];
         if s.steps == NOT_COMPUTED {
             s.steps = classical::step_pressure(pos);
@@ -116,9 +204,13 @@ impl Evaluator {
     }
 
     /// A value at least `beta` that `evaluate` is sure to reach, if one is known without
-    /// evaluating: quiescence search may stand pat on it ("lazy evaluation").
+    /// evaluating: quiescence search may stand pat on it ("lazy evaluation"). Always `None`
+    /// with a net, whose values material does not bound.
     #[inline]
     pub fn lazy_cutoff(&self, beta: Value) -> Option<Value> {
+        if self.net.is_some() {
+            return None;
+        }
         let floor = self.stack[self.ply].material - LAZY_MARGIN;
         (floor >= beta).then_some(floor)
     }
@@ -152,7 +244,7 @@ mod tests {
                     if list.is_empty() {
                         break;
                     }
-                    if seed % 10 == 0 && !pos.in_check() {
+                    if seed.is_multiple_of(10) && !pos.in_check() {
                         ev.push_null();
                         pos.do_null_move();
                         line.push(None);
@@ -175,5 +267,157 @@ mod tests {
                 assert_eq!(ev.ply(), 0);
             }
         }
+    }
+
+    /// xorshift64, the test's move chooser.
+    fn next(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// What a random walk met, so the test can check it covered every kind of step.
+    #[derive(Default, Debug)]
+    struct Coverage {
+        captures: usize,
+        promotions: usize,
+        drops: usize,
+        king_moves: usize,
+        view_changes: usize,
+        nulls: usize,
+        pops: usize,
+        checks: usize,
+    }
+
+    /// Random walks through the tree below `pos` with a net evaluator: moves, null moves and
+    /// unmoves (so later moves branch from entries computed for another line). The value is
+    /// compared with `Network::evaluate_full` at a node with probability `1 / check_every`
+    /// (1: every node; larger: the lazy scheme applies several plies' changes at once).
+    fn walk(
+        ev: &mut Evaluator,
+        net: &Network,
+        mut pos: Position,
+        seed: &mut u64,
+        check_every: u64,
+        cov: &mut Coverage,
+    ) {
+        ev.reset(&pos);
+        let mut line: Vec<Option<Move>> = Vec::new();
+        for _ in 0..120 {
+            if next(seed).is_multiple_of(check_every) {
+                assert_eq!(ev.evaluate(&pos), net.evaluate_full(&pos), "{}", pos.to_sfen());
+                cov.checks += 1;
+            }
+            let mut list = engine::MoveList::new();
+            engine::generate_legal(&pos, &mut list);
+            let r = next(seed);
+            if (list.is_empty() || r.is_multiple_of(8) || line.len() >= 60) && !line.is_empty() {
+                match line.pop().unwrap() {
+                    Some(m) => pos.undo_move(m),
+                    None => pos.undo_null_move(),
+                }
+                ev.pop();
+                cov.pops += 1;
+            } else if list.is_empty() {
+                break;
+            } else if r % 8 == 1 && !pos.in_check() {
+                ev.push_null();
+                pos.do_null_move();
+                line.push(None);
+                cov.nulls += 1;
+            } else {
+                let m = list.as_slice()[(next(seed) % list.len() as u64) as usize];
+                count_move(&pos, m, cov);
+                ev.push(&pos, m);
+                pos.do_move(m);
+                line.push(Some(m));
+            }
+            assert_eq!(ev.ply(), line.len());
+        }
+    }
+
+    fn count_move(pos: &Position, m: Move, cov: &mut Coverage) {
+        if m.is_drop() {
+            cov.drops += 1;
+            return;
+        }
+        cov.captures += !pos.piece_on(m.to()).is_empty() as usize;
+        cov.promotions += m.is_promotion() as usize;
+        let moved = pos.piece_on(m.from());
+        if moved.kind() == engine::PieceType::King {
+            cov.king_moves += 1;
+            let us = pos.side_to_move();
+            let before = crate::nnue::features::View::new(us, m.from());
+            cov.view_changes += (before != crate::nnue::features::View::new(us, m.to())) as usize;
+        }
+    }
+
+    /// The net evaluator's incremental, lazily computed values equal a full evaluation after
+    /// every kind of step (board moves, captures, promotions, drops, king moves changing the
+    /// bucket or the mirroring or not, null moves, unmoves), over 300 fixture positions.
+    #[test]
+    fn net_evaluator_matches_full_evaluation() {
+        let net = Arc::new(Network::from_quant(&crate::nnue::QuantNet::random(31)));
+        let mut ev = Evaluator::with_net(128, net.clone());
+        assert_eq!(ev.kind(), EvalKind::Net);
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut cov = Coverage::default();
+        for (i, pos) in crate::nnue::network::tests::fixture_positions(300).into_iter().enumerate() {
+            let check_every = [1, 3, 7][i % 3];
+            walk(&mut ev, &net, pos, &mut seed, check_every, &mut cov);
+        }
+        let counts = [cov.captures, cov.promotions, cov.drops, cov.king_moves, cov.view_changes, cov.nulls, cov.pops];
+        assert!(counts.iter().all(|&n| n >= 20), "{cov:?}");
+        assert!(cov.checks > 5000, "{cov:?}");
+    }
+
+    /// The same with the portable code only (the SIMD path is compared against it elsewhere;
+    /// this covers machines without AVX2).
+    #[test]
+    fn portable_net_evaluator_matches_full_evaluation() {
+        let net = Arc::new(Network::from_quant(&crate::nnue::QuantNet::random(32)).portable());
+        let mut ev = Evaluator::with_net(128, net.clone());
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut cov = Coverage::default();
+        for pos in crate::nnue::network::tests::fixture_positions(60) {
+            walk(&mut ev, &net, pos, &mut seed, 2, &mut cov);
+        }
+        assert!(cov.checks > 1000, "{cov:?}");
+    }
+
+    /// A net gives no lazy cutoff; a classical evaluator still does.
+    #[test]
+    fn lazy_cutoff_only_for_classical() {
+        let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b RB2G 1").unwrap();
+        let net = Arc::new(Network::from_quant(&crate::nnue::QuantNet::random(33)));
+        let mut ev = Evaluator::with_net(8, net);
+        ev.reset(&pos);
+        assert_eq!(ev.lazy_cutoff(-10_000), None);
+        let mut ev = Evaluator::new(8);
+        ev.reset(&pos);
+        assert_eq!(ev.kind(), EvalKind::Classical);
+        assert!(ev.lazy_cutoff(-10_000).is_some());
+    }
+
+    /// Search threads each own an evaluator and share the net.
+    #[test]
+    fn evaluators_can_move_to_threads() {
+        fn send<T: Send>() {}
+        fn sync<T: Send + Sync>() {}
+        send::<Evaluator>();
+        sync::<Network>();
+    }
+
+    #[test]
+    fn eval_kind_display_and_from_str_round_trip() {
+        for kind in [EvalKind::Classical, EvalKind::Net] {
+            assert_eq!(kind.to_string().parse::<EvalKind>(), Ok(kind));
+            assert_eq!(kind.to_string().to_uppercase().parse::<EvalKind>(), Ok(kind));
+        }
+        assert_eq!("Net".parse::<EvalKind>(), Ok(EvalKind::Net));
+        assert_eq!("CLASSICAL".parse::<EvalKind>(), Ok(EvalKind::Classical));
+        assert!("nnue".parse::<EvalKind>().is_err());
+        assert!("".parse::<EvalKind>().is_err());
     }
 }

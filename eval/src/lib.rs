@@ -14,4 +14,4 @@ pub mod nnue;
 mod wide;
 
 pub use classical::{capture_gain, evaluate, hand_value, material, move_gain, piece_value, positional, Value};
-pub use evaluator::Evaluator;
+pub use evaluator::{EvalKind, Evaluator, ParseEvalKindError};

@@ -18,7 +18,14 @@
 //! network's output y is a win-rate logit: the evaluation is `y * OUTPUT_SCALE` and the
 //! win rate `1 / (1 + exp(-y))`.
 
+pub mod accumulator;
 pub mod features;
+pub mod layers;
+pub mod network;
+pub(crate) mod stack;
+
+pub use accumulator::Accumulator;
+pub use network::Network;
 
 /// First-layer outputs per perspective.
 pub const L1: usize = 256;

@@ -1,0 +1,271 @@
+//! The accumulator (the first layer's outputs for both perspectives), its refresh from a
+//! position, and its incremental update from a move's feature changes (`Dirty`).
+
+use super::features::{self, View, ACTIVE_FEATURES};
+use super::network::Network;
+use super::L1;
+use engine::{Color, Move, Piece, PieceType, Position, Square};
+
+/// The first layer's outputs, indexed by perspective colour (`Color::index`), aligned to a
+/// cache line for the AVX2 loads.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Accumulator {
+    /// `values[c]`: the outputs for `c`'s perspective.
+    pub values: [[i16; L1]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Accumulator {
+        Accumulator { values: [[0; L1]; 2] }
+    }
+}
+
+impl Accumulator {
+    /// Recomputes `color`'s perspective from scratch: biases plus the rows of `pos`'s active
+    /// features.
+    pub fn refresh(&mut self, net: &Network, pos: &Position, color: Color) {
+        // A position holds at most the game's 40 pieces, one feature each.
+        let mut active = [0usize; ACTIVE_FEATURES];
+        let mut n = 0;
+        features::for_each_active(pos, color, |f| {
+            active[n] = f;
+            n += 1;
+        });
+        add_sub(net, &mut self.values[color.index()], &net.l1_bias.0, &[], &active[..n]);
+    }
+
+    /// Sets `color`'s perspective to `from`'s minus the rows of `removed` plus those of
+    /// `added` (features of this perspective's view).
+    #[inline]
+    pub fn update(&mut self, net: &Network, from: &Accumulator, color: Color, removed: &[usize], added: &[usize]) {
+        let c = color.index();
+        add_sub(net, &mut self.values[c], &from.values[c], removed, added);
+    }
+}
+
+/// `dst = src - rows(removed) + rows(added)`, i16 lanes wrapping (a trained net keeps sums in
+/// range; both paths wrap alike).
+#[inline]
+fn add_sub(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed: &[usize], added: &[usize]) {
+    #[cfg(target_arch = "x86_64")]
+    if net.avx2 {
+        // SAFETY: `net.avx2` is set only when the CPU reported AVX2 (`Network::from_quant`).
+        unsafe { add_sub_avx2(net, dst, src, removed, added) };
+        return;
+    }
+    add_sub_portable(net, dst, src, removed, added);
+}
+
+/// `add_sub` in portable code.
+fn add_sub_portable(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed: &[usize], added: &[usize]) {
+    *dst = *src;
+    for &f in removed {
+        for (d, &w) in dst.iter_mut().zip(net.row(f)) {
+            *d = d.wrapping_sub(w);
+        }
+    }
+    for &f in added {
+        for (d, &w) in dst.iter_mut().zip(net.row(f)) {
+            *d = d.wrapping_add(w);
+        }
+    }
+}
+
+/// `add_sub` with AVX2: 16 lanes at a time, each chunk of `src` and of every row read once.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn add_sub_avx2(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed: &[usize], added: &[usize]) {
+    use std::arch::x86_64::*;
+    for i in (0..L1).step_by(16) {
+        // SAFETY (all loads and the store): i + 16 <= L1 and every pointer points into an
+        // `[i16; L1]` (`src`, `dst`, or a row of the net, whose index `row` checks), so the
+        // 32 bytes are in bounds; the unaligned forms need no alignment.
+        let mut v = unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) };
+        for &f in removed {
+            v = _mm256_sub_epi16(v, unsafe { _mm256_loadu_si256(net.row(f).as_ptr().add(i).cast()) });
+        }
+        for &f in added {
+            v = _mm256_add_epi16(v, unsafe { _mm256_loadu_si256(net.row(f).as_ptr().add(i).cast()) });
+        }
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v) };
+    }
+}
+
+/// One feature-level change, independent of the view it will be seen through.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Change {
+    /// A piece on a board square.
+    Board(Piece, Square),
+    /// The `nth` (1-based) piece of a kind in a side's hand.
+    Hand(Color, PieceType, u32),
+}
+
+impl Change {
+    /// The feature index of this change in `view`.
+    #[inline(always)]
+    fn feature(self, view: View) -> usize {
+        match self {
+            Change::Board(pc, sq) => view.board(pc, sq),
+            Change::Hand(owner, pt, nth) => view.hand(owner, pt, nth),
+        }
+    }
+}
+
+/// What a move (or a null move) changes in the features, recorded before the move is made:
+/// at most two removals and two additions (a capture), plus which perspectives must refresh
+/// because their king moved to another view. Fixed size, so the per-ply stack never
+/// allocates.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Dirty {
+    removed: [Change; 2],
+    added: [Change; 2],
+    n_removed: u8,
+    n_added: u8,
+    /// `refresh[c]`: `c`'s view differs from the parent's, so `c` cannot be updated.
+    pub(crate) refresh: [bool; 2],
+}
+
+const FILLER: Change = Change::Board(Piece::EMPTY, Square::new(0));
+
+impl Dirty {
+    /// No change (a null move).
+    pub(crate) const NONE: Dirty =
+        Dirty { removed: [FILLER; 2], added: [FILLER; 2], n_removed: 0, n_added: 0, refresh: [false; 2] };
+
+    /// The changes of `m`, about to be made in `pos`. `views` are the parent's views; when
+    /// the mover's king moves, its entry is set to the child's view (and `refresh` marks a
+    /// change).
+    #[inline]
+    pub(crate) fn of_move(pos: &Position, m: Move, views: &mut [View; 2]) -> Dirty {
+        let us = pos.side_to_move();
+        let to = m.to();
+        let mut d = Dirty::NONE;
+        if m.is_drop() {
+            let pt = m.dropped();
+            d.remove(Change::Hand(us, pt, pos.hand(us).count(pt)));
+            d.add(Change::Board(Piece::new(us, pt), to));
+            return d;
+        }
+        let from = m.from();
+        let moved = pos.piece_on(from);
+        d.remove(Change::Board(moved, from));
+        d.add(Change::Board(m.piece_after(), to));
+        let captured = pos.piece_on(to);
+        if !captured.is_empty() {
+            let pt = captured.kind().unpromoted();
+            d.remove(Change::Board(captured, to));
+            d.add(Change::Hand(us, pt, pos.hand(us).count(pt) + 1));
+        }
+        if moved.kind() == PieceType::King {
+            let view = View::new(us, to);
+            d.refresh[us.index()] = view != views[us.index()];
+            views[us.index()] = view;
+        }
+        d
+    }
+
+    fn remove(&mut self, c: Change) {
+        self.removed[self.n_removed as usize] = c;
+        self.n_removed += 1;
+    }
+
+    fn add(&mut self, c: Change) {
+        self.added[self.n_added as usize] = c;
+        self.n_added += 1;
+    }
+
+    /// Sets `color`'s perspective of `acc` to `from`'s with these changes, seen through
+    /// `view` (`color`'s view after the move, equal to the one before: see `refresh`).
+    #[inline]
+    pub(crate) fn apply(&self, net: &Network, acc: &mut Accumulator, from: &Accumulator, color: Color, view: View) {
+        debug_assert!(!self.refresh[color.index()]);
+        let removed: [usize; 2] = std::array::from_fn(|i| self.removed[i].feature(view));
+        let added: [usize; 2] = std::array::from_fn(|i| self.added[i].feature(view));
+        acc.update(net, from, color, &removed[..self.n_removed as usize], &added[..self.n_added as usize]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::network::tests::fixture_positions;
+    use crate::nnue::network::SplitMix;
+    use crate::nnue::QuantNet;
+
+    /// Random feature sets within the net's features.
+    fn random_features(rng: &mut SplitMix, n: usize) -> Vec<usize> {
+        (0..n).map(|_| (rng.next_u64() % features::NUM_FEATURES as u64) as usize).collect()
+    }
+
+    /// AVX2 and portable add/sub agree, on random rows and on refreshes of real positions.
+    #[test]
+    fn simd_update_matches_portable() {
+        let fast = Network::from_quant(&QuantNet::random(21));
+        if !fast.uses_avx2() {
+            eprintln!("no AVX2 here: only the portable path runs");
+            return;
+        }
+        let slow = fast.clone().portable();
+        let mut rng = SplitMix(77);
+        let mut start = Accumulator::default();
+        for v in start.values.iter_mut().flatten() {
+            *v = rng.range(i16::MIN as i32, i16::MAX as i32) as i16;
+        }
+        for _ in 0..500 {
+            let (nr, na) = ((rng.next_u64() % 3) as usize, (rng.next_u64() % 41) as usize);
+            let (removed, added) = (random_features(&mut rng, nr), random_features(&mut rng, na));
+            let (mut a, mut b) = (Accumulator::default(), Accumulator::default());
+            a.update(&fast, &start, Color::White, &removed, &added);
+            b.update(&slow, &start, Color::White, &removed, &added);
+            assert_eq!(a, b);
+        }
+        for pos in fixture_positions(100) {
+            let (mut a, mut b) = (Accumulator::default(), Accumulator::default());
+            for c in Color::ALL {
+                a.refresh(&fast, &pos, c);
+                b.refresh(&slow, &pos, c);
+            }
+            assert_eq!(a, b);
+        }
+    }
+
+    /// Updating with a move's `Dirty` equals refreshing the child, for every perspective
+    /// whose view did not change.
+    #[test]
+    fn dirty_update_matches_refresh() {
+        let net = Network::from_quant(&QuantNet::random(22));
+        let mut kinds = [0usize; 4]; // drops, captures, promotions, king moves
+        for mut pos in fixture_positions(200) {
+            let mut parent = Accumulator::default();
+            for c in Color::ALL {
+                parent.refresh(&net, &pos, c);
+            }
+            let mut list = engine::MoveList::new();
+            engine::generate_legal(&pos, &mut list);
+            for &m in list.iter() {
+                let mut views = [View::of(&pos, Color::Black), View::of(&pos, Color::White)];
+                let dirty = Dirty::of_move(&pos, m, &mut views);
+                kinds[0] += m.is_drop() as usize;
+                kinds[1] += (!m.is_drop() && !pos.piece_on(m.to()).is_empty()) as usize;
+                kinds[2] += m.is_promotion() as usize;
+                kinds[3] += (!m.is_drop() && pos.piece_on(m.from()).kind() == PieceType::King) as usize;
+                pos.do_move(m);
+                let (mut inc, mut full) = (Accumulator::default(), Accumulator::default());
+                for c in Color::ALL {
+                    assert_eq!(views[c.index()], View::of(&pos, c));
+                    full.refresh(&net, &pos, c);
+                    if !dirty.refresh[c.index()] {
+                        dirty.apply(&net, &mut inc, &parent, c, views[c.index()]);
+                        assert_eq!(inc.values[c.index()], full.values[c.index()], "{} {m:?}", pos.to_sfen());
+                    }
+                }
+                pos.undo_move(m);
+            }
+        }
+        assert!(kinds.iter().all(|&k| k > 100), "move kinds covered: {kinds:?}");
+    }
+}

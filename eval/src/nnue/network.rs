@@ -1,0 +1,311 @@
+//! `Network`: a `QuantNet` laid out for inference, plus the slow references the fast paths
+//! are tested against (`Network::evaluate_full`, `QuantNet::evaluate_float`) and random nets
+//! for those tests (`QuantNet::random`).
+
+use super::features::{self, NUM_FEATURES};
+use super::{layers, QuantNet, L1, L2, L3, OUTPUT_SCALE, QA, QB};
+use crate::Value;
+use engine::{Color, Position};
+
+/// One first-layer row (a feature's weights, or the biases), aligned to a cache line so the
+/// AVX2 accumulator code reads whole lines and never splits a 32-byte load.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Row(pub [i16; L1]);
+
+/// A cache-line aligned array (the dense layers' weights and activations).
+#[repr(C, align(64))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Aligned<T>(pub T);
+
+/// The quantised network in the layout the evaluation reads. Dense weights keep the net
+/// file's row-major order (`w[o * inputs + i]`): the AVX2 path takes one output's dot product
+/// 32 inputs at a time, which reads each row contiguously.
+///
+/// Dense weights are within -127..=127 (a stored -128 becomes -127): `_mm256_maddubs_epi16`
+/// adds two u8 * i8 products with i16 saturation, and with activations <= 127 the pair sum
+/// stays within 2 * 127 * 127 = 32258, so it never saturates and the AVX2 path computes
+/// exactly the integers the portable path does.
+#[derive(Clone)]
+pub struct Network {
+    /// First-layer biases (the accumulator of an empty board).
+    pub(crate) l1_bias: Row,
+    /// First-layer weights, one row per feature.
+    pub(crate) l1_weights: Box<[Row]>,
+    /// First dense layer biases.
+    pub(crate) l2_bias: [i32; L2],
+    /// First dense layer weights, `w[o * 2 * L1 + i]`.
+    pub(crate) l2_weights: Box<Aligned<[i8; L2 * 2 * L1]>>,
+    /// Second dense layer biases.
+    pub(crate) l3_bias: [i32; L3],
+    /// Second dense layer weights, `w[o * L2 + i]`.
+    pub(crate) l3_weights: Aligned<[i8; L3 * L2]>,
+    /// Output bias.
+    pub(crate) out_bias: i32,
+    /// Output weights.
+    pub(crate) out_weights: Aligned<[i8; L3]>,
+    /// Whether this machine runs the AVX2 paths (detected once, when the net is built).
+    pub(crate) avx2: bool,
+}
+
+impl Network {
+    /// The inference layout of `q`.
+    ///
+    /// # Panics
+    /// If a parameter vector of `q` does not have the architecture's length (the net file
+    /// reader checks this before).
+    pub fn from_quant(q: &QuantNet) -> Network {
+        check_len("l1_bias", q.l1_bias.len(), L1);
+        check_len("l1_weights", q.l1_weights.len(), NUM_FEATURES * L1);
+        check_len("l2_bias", q.l2_bias.len(), L2);
+        check_len("l2_weights", q.l2_weights.len(), L2 * 2 * L1);
+        check_len("l3_bias", q.l3_bias.len(), L3);
+        check_len("l3_weights", q.l3_weights.len(), L3 * L2);
+        check_len("out_weights", q.out_weights.len(), L3);
+        let rows: Vec<Row> = q.l1_weights.chunks_exact(L1).map(|c| Row(c.try_into().unwrap())).collect();
+        let mut l2_weights = Box::new(Aligned([0; L2 * 2 * L1]));
+        copy_dense(&mut l2_weights.0, &q.l2_weights);
+        let mut net = Network {
+            l1_bias: Row(q.l1_bias[..].try_into().unwrap()),
+            l1_weights: rows.into_boxed_slice(),
+            l2_bias: q.l2_bias[..].try_into().unwrap(),
+            l2_weights,
+            l3_bias: q.l3_bias[..].try_into().unwrap(),
+            l3_weights: Aligned([0; L3 * L2]),
+            out_bias: q.out_bias,
+            out_weights: Aligned([0; L3]),
+            avx2: avx2_available(),
+        };
+        copy_dense(&mut net.l3_weights.0, &q.l3_weights);
+        copy_dense(&mut net.out_weights.0, &q.out_weights);
+        net
+    }
+
+    /// Whether the SIMD (AVX2) paths are in use on this machine.
+    pub fn uses_avx2(&self) -> bool {
+        self.avx2
+    }
+
+    /// The same net with the SIMD paths switched off (tests compare both).
+    pub fn portable(mut self) -> Network {
+        self.avx2 = false;
+        self
+    }
+
+    /// The first-layer row of feature `f`.
+    #[inline(always)]
+    pub(crate) fn row(&self, f: usize) -> &[i16; L1] {
+        &self.l1_weights[f].0
+    }
+
+    /// The value of `pos` in Kaname units from the side to move's point of view, computed
+    /// from scratch with the portable code only: slow and obviously correct, the reference the
+    /// incremental and SIMD paths are tested against.
+    pub fn evaluate_full(&self, pos: &Position) -> Value {
+        let stm = pos.side_to_move();
+        let us = self.accumulate_full(pos, stm);
+        let them = self.accumulate_full(pos, !stm);
+        layers::propagate_portable(self, &us, &them)
+    }
+
+    /// The first layer's outputs for `color`'s perspective: biases plus the active rows.
+    fn accumulate_full(&self, pos: &Position, color: Color) -> [i16; L1] {
+        let mut acc = self.l1_bias.0;
+        features::for_each_active(pos, color, |f| {
+            for (a, w) in acc.iter_mut().zip(self.row(f)) {
+                // Wrapping, as the SIMD adds do: a trained net keeps the sums in range.
+                *a = a.wrapping_add(*w);
+            }
+        });
+        acc
+    }
+}
+
+/// Whether this machine has AVX2 (the caller keeps the answer in the `Network`).
+fn avx2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn check_len(name: &str, len: usize, want: usize) {
+    assert_eq!(len, want, "QuantNet::{name} has {len} entries, the architecture needs {want}");
+}
+
+/// Copies dense weights, turning -128 into -127 (see `Network`: maddubs must not saturate).
+fn copy_dense(dst: &mut [i8], src: &[i8]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s.max(-127);
+    }
+}
+
+/// SplitMix64: a tiny seeded generator, enough for random test nets.
+pub(crate) struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// The next 64 random bits.
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer in `lo..=hi`.
+    pub(crate) fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i32
+    }
+}
+
+impl QuantNet {
+    /// A random net for tests, with magnitudes chosen so that every clipped ReLU sees values
+    /// on both sides of its clip points (neither all 0 nor all 127):
+    /// - first layer: weights +-16, biases 0..=64, so 40 active rows sum to about
+    ///   N(32, 60^2) and stay far from i16 overflow (at most 64 + 40 * 16);
+    /// - dense layers: weights small enough (+-6 over 512 inputs, +-24 over 32) that a sum's
+    ///   spread is about 64 activations before the shift, biases centring it at about 25;
+    /// - output: weights +-24, so evaluations spread over a few hundred units.
+    pub fn random(seed: u64) -> QuantNet {
+        let mut rng = SplitMix(seed);
+        let mut v16 = |n: usize, lo: i32, hi: i32| (0..n).map(|_| rng.range(lo, hi) as i16).collect::<Vec<_>>();
+        let l1_bias = v16(L1, 0, 64);
+        let l1_weights = v16(NUM_FEATURES * L1, -16, 16);
+        let mut v8 = |n: usize, k: i32| (0..n).map(|_| rng.range(-k, k) as i8).collect::<Vec<_>>();
+        let l2_weights = v8(L2 * 2 * L1, 6);
+        let l3_weights = v8(L3 * L2, 24);
+        let out_weights = v8(L3, 24);
+        let mut v32 = |n: usize, lo: i32, hi: i32| (0..n).map(|_| rng.range(lo, hi)).collect::<Vec<_>>();
+        let l2_bias = v32(L2, -1000, 4000);
+        let l3_bias = v32(L3, -1000, 4000);
+        let out_bias = v32(1, -500, 500)[0];
+        QuantNet { l1_bias, l1_weights, l2_bias, l2_weights, l3_bias, l3_weights, out_bias, out_weights }
+    }
+
+    /// The value of `pos` (Kaname units, side to move's view) computed by the dequantised
+    /// net in f32 (each parameter divided by its scale) with no integer rounding: what the
+    /// quantised net approximates.
+    pub fn evaluate_float(&self, pos: &Position) -> f32 {
+        let stm = pos.side_to_move();
+        let mut input = Vec::with_capacity(2 * L1);
+        for color in [stm, !stm] {
+            let mut acc: Vec<f32> = self.l1_bias.iter().map(|&b| b as f32).collect();
+            features::for_each_active(pos, color, |f| {
+                for (a, &w) in acc.iter_mut().zip(&self.l1_weights[f * L1..(f + 1) * L1]) {
+                    *a += w as f32;
+                }
+            });
+            input.extend(acc.iter().map(|&a| (a / QA as f32).clamp(0.0, 1.0)));
+        }
+        let h2 = dense_float(&input, &self.l2_weights, &self.l2_bias);
+        let h3 = dense_float(&h2, &self.l3_weights, &self.l3_bias);
+        let y = linear_float(&h3, &self.out_weights, self.out_bias);
+        y * OUTPUT_SCALE as f32
+    }
+}
+
+/// One dense layer in float, clipped to 0..=1.
+fn dense_float(input: &[f32], w: &[i8], bias: &[i32]) -> Vec<f32> {
+    let n = input.len();
+    bias.iter().enumerate().map(|(o, &b)| linear_float(input, &w[o * n..(o + 1) * n], b).clamp(0.0, 1.0)).collect()
+}
+
+/// One output of a dense layer in float, before clipping.
+fn linear_float(input: &[f32], w: &[i8], bias: i32) -> f32 {
+    let dot: f32 = input.iter().zip(w).map(|(&x, &w)| x * (w as f32 / QB as f32)).sum();
+    bias as f32 / (QA * QB) as f32 + dot
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Positions from the legal-move fixture (the first `n`).
+    pub(crate) fn fixture_positions(n: usize) -> Vec<Position> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .take(n)
+            .map(|l| Position::from_sfen(l.split('\t').next().unwrap()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn from_quant_clamps_minus_128() {
+        let mut q = QuantNet::random(1);
+        q.l2_weights[3] = -128;
+        q.out_weights[0] = -128;
+        let net = Network::from_quant(&q);
+        assert_eq!(net.l2_weights.0[3], -127);
+        assert_eq!(net.out_weights.0[0], -127);
+        assert_eq!(net.l1_weights.len(), NUM_FEATURES);
+        assert_eq!(net.row(5)[7], q.l1_weights[5 * L1 + 7]);
+    }
+
+    /// The random net's clipped ReLUs are neither dead nor saturated on real positions.
+    #[test]
+    fn random_net_activations_are_plausible() {
+        let net = Network::from_quant(&QuantNet::random(7));
+        let (mut zero, mut full, mut total) = (0, 0, 0);
+        let mut values = Vec::new();
+        for pos in fixture_positions(50) {
+            let acc = net.accumulate_full(&pos, Color::Black);
+            zero += acc.iter().filter(|&&a| a <= 0).count();
+            full += acc.iter().filter(|&&a| a >= 127).count();
+            total += L1;
+            values.push(net.evaluate_full(&pos));
+        }
+        assert!(zero * 20 > total && zero * 2 < total, "{zero} of {total} clipped at 0");
+        assert!(full * 50 > total && full * 2 < total, "{full} of {total} clipped at 127");
+        let spread = values.iter().max().unwrap() - values.iter().min().unwrap();
+        assert!(spread > 50, "evaluations hardly vary: {values:?}");
+    }
+
+    /// Worst-case distance between the quantised and the float evaluation of `q`.
+    ///
+    /// The accumulator is exact in both (integer sums, exactly representable in f32). Each
+    /// dense layer's `>>` floors, losing less than one activation step (1 / QA) per output;
+    /// clipping does not increase a difference. Layer 2's error reaches layer 3 scaled by at
+    /// most `sum |w3| / QB` per output, and layer 3's error reaches the output scaled by
+    /// `sum |w_out| / QB`, times `OUTPUT_SCALE`; the final integer division loses < 1 unit.
+    fn rounding_bound(q: &QuantNet) -> f64 {
+        let step = 1.0 / QA as f64;
+        let row_gain = |w: &[i8]| w.iter().map(|&w| (w as f64).abs()).sum::<f64>() / QB as f64;
+        let gain3 = q.l3_weights.chunks(L2).map(row_gain).fold(0.0, f64::max);
+        let e3 = gain3 * step + step;
+        row_gain(&q.out_weights) * e3 * OUTPUT_SCALE as f64 + 1.0
+    }
+
+    /// Quantised evaluation against the float reference, over 300 fixture positions and two
+    /// random nets. Tolerances:
+    /// - every position within the worst-case rounding bound (`rounding_bound`, about 180-240
+    ///   units for these random nets, whose dense weights are larger than a trained net's);
+    /// - in practice the floors' errors mostly cancel through zero-mean weights (observed: mean
+    ///   about 3 units, worst about 10), so each position must also be within 30 units (a third
+    ///   of a pawn, far below what matters to play) and the mean error within 6 units.
+    #[test]
+    fn quantised_is_close_to_float() {
+        for seed in [3, 4] {
+            let q = QuantNet::random(seed);
+            let net = Network::from_quant(&q);
+            let bound = rounding_bound(&q);
+            let (mut err_sum, mut mag_sum, mut n, mut worst) = (0.0, 0.0, 0.0, 0.0f64);
+            for pos in fixture_positions(300) {
+                let (i, f) = (net.evaluate_full(&pos) as f64, q.evaluate_float(&pos) as f64);
+                assert!((i - f).abs() <= bound, "{} int {i} float {f} bound {bound}", pos.to_sfen());
+                err_sum += (i - f).abs();
+                worst = worst.max((i - f).abs());
+                mag_sum += f.abs();
+                n += 1.0;
+            }
+            let (err, mag) = (err_sum / n, mag_sum / n);
+            assert!(worst <= 30.0 && err <= 6.0, "worst error {worst}, mean {err} (mean magnitude {mag})");
+        }
+    }
+}

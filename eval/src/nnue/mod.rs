@@ -19,6 +19,7 @@
 //! win rate `1 / (1 + exp(-y))`.
 
 pub mod features;
+pub mod netfile;
 
 /// First-layer outputs per perspective.
 pub const L1: usize = 256;

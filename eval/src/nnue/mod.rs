@@ -21,6 +21,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod layers;
+pub mod netfile;
 pub mod network;
 pub(crate) mod stack;
 

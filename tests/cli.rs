@@ -112,3 +112,36 @@ fn ci_runs_exactly_the_readme_test_command() {
         .collect();
     assert_eq!(commands, vec![cmd], ".ci/run runs something else");
 }
+
+/// `gensfen` writes whole PackedSfenValue records that decode to legal positions with legal
+/// best moves and consistent results, and a second run resumes instead of starting over.
+#[test]
+fn gensfen_writes_records_that_parse_back_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("kaname-gensfen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.join("data.psv");
+    let path = out.to_str().unwrap();
+    let run = |n: &str| {
+        let o =
+            kaname(&["gensfen", "--out", path, "--positions", n, "--nodes", "300", "--threads", "2", "--hash", "2"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stdout.is_empty(), "gensfen prints progress on stderr only");
+    };
+    run("150");
+    let first = std::fs::read(&out).unwrap();
+    assert_eq!(first.len(), 150 * engine::PSV_BYTES);
+    run("300");
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(bytes.len(), 300 * engine::PSV_BYTES);
+    assert_eq!(&bytes[..first.len()], &first[..], "a resumed run appends");
+    let mut results = [0; 3];
+    for chunk in bytes.chunks(engine::PSV_BYTES) {
+        let rec = engine::PackedSfenValue::from_bytes(chunk.try_into().unwrap());
+        let pos = rec.position().expect("record unpacks");
+        assert!(engine::move_from_move16(&pos, rec.move16).is_some(), "{}", pos.to_sfen());
+        assert!(rec.score.abs() < 30000);
+        results[(rec.game_result + 1) as usize] += 1;
+    }
+    assert!(results[0] > 0 && results[2] > 0, "{results:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

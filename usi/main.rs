@@ -2,6 +2,7 @@
 //! `bench`, `perft`, `go` and `help` are for people and scripts.
 
 mod bench;
+mod gensfen;
 mod options;
 mod output;
 mod parse;
@@ -32,6 +33,10 @@ pub fn help_lines() -> Vec<String> {
         "  kaname perft <depth> [--generate] [<sfen>]   count leaf nodes, split by root move",
         "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
         "                                  think about one position and print the best move",
+        "  kaname gensfen [--out F] [--positions N] [--nodes N | --depth D] [--threads N] [--seed S]",
+        "                 [--random-plies MIN-MAX] [--max-plies N] [--hash MB] [--eval net|classical]",
+        "                 [--eval-file F]   self-play training positions (PackedSfenValue)",
+        "  kaname psv-dump <file> [n]      print PackedSfenValue records as text",
         "  kaname options-markdown         print the options table (Markdown)",
         "  kaname help | --help            this text",
         "",
@@ -77,6 +82,7 @@ fn cli_bench(args: &[&str]) {
     o.hash_mb = hash.unwrap_or(o.hash_mb);
     let mut searcher = search::Searcher::new();
     searcher.set_options(&o);
+    searcher.set_net(options::load_net("").unwrap_or(None));
     searcher.prepare();
     let out = Output::stdout();
     bench::run(&mut searcher, depth, &mut |l| out.line(&l));
@@ -140,6 +146,7 @@ fn cli_go(args: &[&str]) {
     }
     let mut searcher = search::Searcher::new();
     searcher.set_options(&settings.search);
+    searcher.set_net(options::load_net("").unwrap_or(None));
     searcher.prepare();
     let limits = search::Limits { movetime: Some(movetime), ..Default::default() };
     let (tx, rx) = crossbeam_channel::bounded(1);
@@ -170,6 +177,15 @@ fn cli_go(args: &[&str]) {
     searcher.wait();
 }
 
+fn cli_gensfen(args: &[&str]) {
+    let a = gensfen::parse_args(args).unwrap_or_else(|e| usage_error(&format!("gensfen: {e}")));
+    let net = options::load_net(&a.eval_file).unwrap_or_else(|e| usage_error(&format!("gensfen: {e}")));
+    if let Err(e) = gensfen::run(&a, net) {
+        eprintln!("kaname: gensfen: {e}");
+        std::process::exit(1);
+    }
+}
+
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -188,6 +204,11 @@ fn main() {
         Some("bench") => cli_bench(&args[1..]),
         Some("perft") => cli_perft(&args[1..]),
         Some("go") => cli_go(&args[1..]),
+        Some("gensfen") => cli_gensfen(&args[1..]),
+        Some("psv-dump") => match gensfen::dump(&args[1..]) {
+            Ok(lines) => Output::stdout().lines(lines),
+            Err(e) => usage_error(&e),
+        },
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
         Some(other) => usage_error(&format!("unknown command '{other}'")),

@@ -33,6 +33,7 @@ pub struct Spec {
 }
 
 const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
+const EVAL_KIND_VARS: &[&str] = &["net", "classical"];
 
 /// Every option, in the order `usi` declares them.
 pub const OPTIONS: &[Spec] = &[
@@ -141,6 +142,22 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Spin { default: 64, min: 1, max: 65536 },
         help: "Mate solver (`go mate`) table size in MiB.",
     },
+    Spec {
+        name: "EvalKind",
+        aliases: &[],
+        kind: Kind::Combo { default: "classical", vars: EVAL_KIND_VARS },
+        help: "The evaluation: `net` (the neural network of `EvalFile`) or `classical` (material and king \
+               pressure, hand-written). `net` without a usable net falls back to `classical`, with an \
+               `info string`.",
+    },
+    Spec {
+        name: "EvalFile",
+        aliases: &[],
+        kind: Kind::Text(""),
+        help: "Net file (`.knn`) for `EvalKind net`; empty = the net built into the binary. A missing, \
+               truncated, corrupt or wrong-architecture file is reported with `info string error: ...` and \
+               the built-in net stays in use.",
+    },
 ];
 
 /// The current value of every option.
@@ -152,12 +169,19 @@ pub struct Settings {
     pub own_book: bool,
     /// `UsiLog`: empty = off.
     pub usi_log: String,
+    /// `EvalFile`: empty = the built-in net.
+    pub eval_file: String,
 }
 
 impl Default for Settings {
     /// The declared defaults (the table is the single source of truth).
     fn default() -> Self {
-        let mut s = Settings { search: search::Options::default(), own_book: false, usi_log: String::new() };
+        let mut s = Settings {
+            search: search::Options::default(),
+            own_book: false,
+            usi_log: String::new(),
+            eval_file: String::new(),
+        };
         for spec in OPTIONS {
             let v = match spec.kind {
                 Kind::Check(b) => Value::Bool(b),
@@ -282,9 +306,23 @@ impl Settings {
             "USI_OwnBook" => self.own_book = flag,
             "UsiLog" => self.usi_log = text.to_string(),
             "MateHash" => o.mate_hash_mb = int as usize,
+            "EvalKind" => o.eval = text.parse().unwrap_or(eval::EvalKind::Classical),
+            "EvalFile" => self.eval_file = text.to_string(),
             "ClearHash" => {}
             other => log::warn!("option {other} has no setting"),
         }
+    }
+}
+
+/// The net of `EvalFile` value `file`: the built-in net when `file` is empty (`None` if the
+/// binary has none), else the file's. Errors are sentences for `info string error:`.
+pub fn load_net(file: &str) -> Result<Option<std::sync::Arc<eval::nnue::Network>>, String> {
+    if file.is_empty() {
+        return Ok(eval::nnue::embedded());
+    }
+    match eval::nnue::netfile::load(file) {
+        Ok(q) => Ok(Some(std::sync::Arc::new(eval::nnue::Network::from_quant(&q)))),
+        Err(e) => Err(format!("EvalFile '{}': {e}", crate::ascii(file, 100))),
     }
 }
 

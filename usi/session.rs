@@ -165,7 +165,9 @@ pub struct Session {
     pos: Option<Position>,
     job: Job,
     next_id: u64,
-    prepared: Option<(usize, usize, usize)>,
+    prepared: Option<(usize, usize, usize, eval::EvalKind, String)>,
+    /// The `EvalFile` whose net the searcher holds (`None` before the first `prepare`).
+    net_file: Option<String>,
     clear_pending: bool,
 }
 
@@ -300,6 +302,7 @@ impl Session {
             job: Job::Idle,
             next_id: 1,
             prepared: None,
+            net_file: None,
             clear_pending: false,
         }
     }
@@ -500,9 +503,34 @@ impl Session {
         self.out.lines(lines);
     }
 
+    /// What `prepare` depends on: when it changes, the next `go` prepares again.
+    fn prepared_key(&self) -> (usize, usize, usize, eval::EvalKind, String) {
+        let o = &self.settings.search;
+        (o.hash_mb, o.threads, o.mate_hash_mb, o.eval, self.settings.eval_file.clone())
+    }
+
+    /// Loads the net of `EvalFile` when it changed; a file that cannot be used is reported
+    /// once and the built-in net takes its place.
+    fn load_net(&mut self) {
+        let file = &self.settings.eval_file;
+        if self.net_file.as_ref() == Some(file) {
+            return;
+        }
+        let net = options::load_net(file).unwrap_or_else(|e| {
+            self.out.error(&format!("{e}; using the built-in net"));
+            options::load_net("").unwrap_or(None)
+        });
+        self.searcher.set_net(net);
+        self.net_file = Some(file.clone());
+    }
+
     /// `prepare` with a keep-alive empty line every 5 s, so that GUIs do not time out.
     fn prepare(&mut self) {
+        self.load_net();
         self.searcher.set_options(&self.settings.search);
+        if self.settings.search.eval != self.searcher.eval_in_use() {
+            self.out.info_string("EvalKind net: no net is available; using the classical evaluation");
+        }
         let out = self.out.clone();
         let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(0);
         let searcher = &mut self.searcher;
@@ -516,7 +544,7 @@ impl Session {
             drop(done_tx);
         });
         let o = &self.settings.search;
-        self.prepared = Some((o.hash_mb, o.threads, o.mate_hash_mb));
+        self.prepared = Some(self.prepared_key());
         let mate_mb = o.mate_hash_mb.max(1);
         for (name, asked, got) in [
             ("USI_Hash", o.hash_mb.max(1), self.searcher.hash_mb_in_use()),
@@ -641,8 +669,7 @@ impl Session {
     }
 
     fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket) {
-        let o = &self.settings.search;
-        if self.prepared != Some((o.hash_mb, o.threads, o.mate_hash_mb)) {
+        if self.prepared.as_ref() != Some(&self.prepared_key()) {
             self.prepare();
         } else {
             self.searcher.set_options(&self.settings.search);
@@ -768,12 +795,13 @@ impl Session {
                 return;
             }
         };
+        self.load_net();
         let mut o = self.settings.search.clone();
         o.threads = threads.unwrap_or(o.threads);
         o.hash_mb = hash.unwrap_or(o.hash_mb);
         self.searcher.set_options(&o);
         self.searcher.prepare();
-        self.prepared = Some((o.hash_mb, o.threads, o.mate_hash_mb));
+        self.prepared = None;
         let out = self.out.clone();
         crate::bench::run(&mut self.searcher, depth, &mut |l| out.line(&l));
         self.searcher.clear();

@@ -105,6 +105,11 @@ impl Evaluator {
         Evaluator { stack: vec![EMPTY_STATE; 1], ply: 0, net: Some(NetStack::new(max_ply, net)) }
     }
 
+    /// The net this evaluates with (`None` for the classical evaluation).
+    pub fn net(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref().map(|n| n.net())
+    }
+
     /// Which evaluation this runs.
     pub fn kind(&self) -> EvalKind {
         if self.net.is_some() {

@@ -70,6 +70,9 @@ pub struct Options {
     pub usi_ponder: bool,
     /// Mate solver table size in MiB (`MateHash`).
     pub mate_hash_mb: usize,
+    /// Which evaluation the search uses (`EvalKind`); `Net` needs a net (`Searcher::set_net`)
+    /// and falls back to the classical evaluation without one.
+    pub eval: eval::EvalKind,
 }
 
 impl Default for Options {
@@ -90,6 +93,7 @@ impl Default for Options {
             nodes_limit: 0,
             usi_ponder: false,
             mate_hash_mb: 64,
+            eval: eval::EvalKind::Classical,
         }
     }
 }
@@ -200,6 +204,8 @@ pub struct Searcher {
     workers: Arc<Mutex<Vec<Worker>>>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
+    /// The net `EvalKind` `Net` evaluates with.
+    net: Option<Arc<eval::nnue::Network>>,
 }
 
 impl Default for Searcher {
@@ -218,12 +224,26 @@ impl Searcher {
             workers: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control::new(engine::Color::Black, 1)),
             handle: None,
+            net: None,
         }
     }
 
     /// Applies options (takes effect for the next search; call `prepare` to resize tables).
     pub fn set_options(&mut self, options: &Options) {
         self.options = options.clone();
+    }
+
+    /// Sets the net for `EvalKind::Net` (takes effect at the next `prepare`).
+    pub fn set_net(&mut self, net: Option<Arc<eval::nnue::Network>>) {
+        self.net = net;
+    }
+
+    /// The evaluation the next search will use: `Net` only when asked for and a net is set.
+    pub fn eval_in_use(&self) -> eval::EvalKind {
+        match (self.options.eval, &self.net) {
+            (eval::EvalKind::Net, Some(_)) => eval::EvalKind::Net,
+            _ => eval::EvalKind::Classical,
+        }
     }
 
     /// The options in force.
@@ -248,6 +268,13 @@ impl Searcher {
         while workers.len() < n {
             let id = workers.len();
             workers.push(Worker::new(id));
+        }
+        let net = match self.eval_in_use() {
+            eval::EvalKind::Net => self.net.clone(),
+            eval::EvalKind::Classical => None,
+        };
+        for w in workers.iter_mut() {
+            w.use_net(net.clone());
         }
     }
 

@@ -149,6 +149,21 @@ impl Worker {
         }
     }
 
+    /// Evaluates with `net`, or classically with `None` (kept as it is when already so).
+    pub fn use_net(&mut self, net: Option<std::sync::Arc<eval::nnue::Network>>) {
+        let same = match (&net, self.evaluator.net()) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            self.evaluator = match net {
+                Some(net) => Evaluator::with_net(MAX_PLY + 8, net),
+                None => Evaluator::new(MAX_PLY + 8),
+            };
+        }
+    }
+
     /// The index of the PV line being searched (MultiPV).
     pub fn pv_index(&self) -> usize {
         self.pv_idx

@@ -192,14 +192,27 @@ pub fn play_game(
 /// thread, which returns whether to go on. Game `first_game + i` (i counting games as they
 /// start) takes its random moves from `SplitMix::new(config.seed, first_game + i)`, so a run
 /// resumed with `first_game` past the games already played never repeats one. Games still
-/// being played when `sink` says stop are finished and dropped.
+/// being played when `sink` says stop are finished and dropped. Returns the first game index
+/// this run did not start (where a resumed run should begin).
 pub fn run(
     config: &SelfPlayConfig,
     options: &crate::api::Options,
     threads: usize,
     first_game: u64,
+    sink: impl FnMut(Vec<TrainingPosition>, GameEnd) -> bool,
+) -> u64 {
+    run_with_net(config, options, None, threads, first_game, sink)
+}
+
+/// `run`, evaluating with `net` when `options.eval` asks for a net.
+pub fn run_with_net(
+    config: &SelfPlayConfig,
+    options: &crate::api::Options,
+    net: Option<std::sync::Arc<eval::nnue::Network>>,
+    threads: usize,
+    first_game: u64,
     mut sink: impl FnMut(Vec<TrainingPosition>, GameEnd) -> bool,
-) {
+) -> u64 {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let next_game = AtomicU64::new(first_game);
     let done = AtomicBool::new(false);
@@ -208,9 +221,11 @@ pub fn run(
         for _ in 0..threads.max(1) {
             let tx = tx.clone();
             let (next_game, done) = (&next_game, &done);
+            let net = net.clone();
             s.spawn(move || {
                 let mut searcher = Searcher::new();
                 searcher.set_options(&crate::api::Options { threads: 1, ..options.clone() });
+                searcher.set_net(net);
                 searcher.prepare();
                 while !done.load(Ordering::Relaxed) {
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
@@ -232,6 +247,7 @@ pub fn run(
             }
         }
     });
+    next_game.into_inner()
 }
 
 #[cfg(test)]
@@ -280,7 +296,9 @@ mod tests {
         let a = play_game(&mut s, &Position::startpos(), &config, &mut SplitMix::new(7, 3)).0;
         let b = play_game(&mut s, &Position::startpos(), &config, &mut SplitMix::new(7, 3)).0;
         let c = play_game(&mut s, &Position::startpos(), &config, &mut SplitMix::new(7, 4)).0;
-        let key = |v: &Vec<TrainingPosition>| v.iter().map(|r| format!("{:?} {} {}", r.packed, r.score, r.best)).collect::<Vec<_>>();
+        let key = |v: &Vec<TrainingPosition>| {
+            v.iter().map(|r| format!("{:?} {} {}", r.packed, r.score, r.best)).collect::<Vec<_>>()
+        };
         assert_eq!(key(&a), key(&b));
         assert_ne!(key(&a), key(&c));
     }

@@ -66,3 +66,8 @@ pub struct QuantNet {
     /// Output weights, `L3`.
     pub out_weights: Vec<i8>,
 }
+
+/// The net built into the binary, decoded once; `None` while Kaname ships none.
+pub fn embedded() -> Option<std::sync::Arc<Network>> {
+    None
+}

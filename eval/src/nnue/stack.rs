@@ -40,6 +40,11 @@ pub(crate) struct NetStack {
 
 impl NetStack {
     /// A stack for lines of up to `max_ply` moves.
+    /// The net this stack evaluates with.
+    pub(crate) fn net(&self) -> &Arc<Network> {
+        &self.net
+    }
+
     pub(crate) fn new(max_ply: usize, net: Arc<Network>) -> NetStack {
         NetStack { net, entries: vec![EMPTY_ENTRY; max_ply + 1] }
     }

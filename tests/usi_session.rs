@@ -601,3 +601,43 @@ fn a_hash_larger_than_the_machine_is_reduced_not_fatal() {
     let lines = e.finish();
     assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
 }
+
+#[test]
+fn eval_file_errors_are_reported_once_and_play_goes_on() {
+    let dir = std::env::temp_dir().join(format!("kaname-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("random.knn");
+    eval::nnue::netfile::save(&eval::nnue::QuantNet::random(7), &good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let truncated = dir.join("truncated.knn");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let corrupt = dir.join("corrupt.knn");
+    let mut c = bytes.clone();
+    let last = c.len() - 1;
+    c[last] ^= 0x55;
+    std::fs::write(&corrupt, &c).unwrap();
+    let missing = dir.join("missing.knn");
+
+    let mut e = Engine::ready();
+    e.send("setoption name EvalKind value net");
+    for (file, bad) in [(&missing, true), (&good, false), (&truncated, true), (&corrupt, true), (&good, false)] {
+        e.send(&format!("setoption name EvalFile value {}", file.display()));
+        e.send("isready");
+        let (_, lines) = e.expect("readyok", LIVE);
+        let errs: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error")).collect();
+        if bad {
+            assert_eq!(errs.len(), 1, "{file:?}: {lines:?}");
+            assert!(errs[0].contains("EvalFile"), "{}", errs[0]);
+        } else {
+            assert!(errs.is_empty(), "{file:?}: {lines:?}");
+        }
+        // The same file again is not reloaded nor reported again.
+        e.send("isready");
+        let (_, lines) = e.expect("readyok", LIVE);
+        assert!(lines.iter().all(|l| !l.starts_with("info string error")), "{lines:?}");
+        e.send("position startpos moves 7g7f 3c3d");
+        e.go("go depth 4");
+    }
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -484,7 +484,11 @@ impl Session {
             "quit" => return Flow::Quit,
             "debug" | "register" => log::debug!("ignored: {}", crate::ascii(line, 80)),
             "d" => self.out.lines(crate::tools::diagram(&self.position())),
-            "eval" => self.out.lines(crate::tools::eval(&self.position())),
+            "eval" => {
+                self.load_net();
+                let net = self.searcher.net().cloned();
+                self.out.lines(crate::tools::eval(&self.position(), net.as_deref()))
+            }
             "perft" => self.cmd_perft(args),
             "bench" => self.cmd_bench(args),
             "help" => self.out.lines(crate::help_lines()),

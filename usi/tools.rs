@@ -59,14 +59,20 @@ pub fn diagram(pos: &Position) -> Vec<String> {
     lines
 }
 
-/// The `eval` lines: `eval::evaluate` and its terms.
-pub fn eval(pos: &Position) -> Vec<String> {
+/// The `eval` lines: the classical evaluation (`eval::evaluate`) and its terms, then the
+/// net's value when a net is given (the one `EvalKind net` would use).
+pub fn eval(pos: &Position, net: Option<&eval::nnue::Network>) -> Vec<String> {
+    let black_view = |stm: i32| if pos.side_to_move() == Color::Black { stm } else { -stm };
     let stm = eval::evaluate(pos);
-    let black = if pos.side_to_move() == Color::Black { stm } else { -stm };
-    vec![
-        format!("Evaluation: {stm:+} (side to move's view), {black:+} (black's view)"),
+    let mut lines = vec![
+        format!("Evaluation: {stm:+} (side to move's view), {:+} (black's view)", black_view(stm)),
         format!("Terms (black's view): material {:+}, positional {:+}", eval::material(pos), eval::positional(pos)),
-    ]
+    ];
+    if let Some(net) = net {
+        let v = net.evaluate_full(pos);
+        lines.push(format!("Net: {v:+} (side to move's view), {:+} (black's view)", black_view(v)));
+    }
+    lines
 }
 
 /// `perft`: one line per root move, then the total, time and speed.
@@ -99,10 +105,14 @@ mod tests {
 
     #[test]
     fn eval_and_perft() {
-        let e = eval(&Position::startpos());
+        let e = eval(&Position::startpos(), None);
         assert_eq!(e[0], "Evaluation: +0 (side to move's view), +0 (black's view)");
         let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w 2P 1").unwrap();
-        assert!(eval(&p)[1].starts_with("Terms (black's view): material +180,"), "{:?}", eval(&p));
+        assert!(eval(&p, None)[1].starts_with("Terms (black's view): material +180,"), "{:?}", eval(&p, None));
+        let net = eval::nnue::Network::from_quant(&eval::nnue::QuantNet::random(3));
+        let with_net = eval(&p, Some(&net));
+        assert_eq!(with_net.len(), 3);
+        assert!(with_net[2].starts_with("Net: "), "{with_net:?}");
         let lines = perft(&Position::startpos(), 2, engine::LastPly::Count);
         assert_eq!(lines.len(), 30 + 3);
         assert_eq!(lines[30], "Nodes searched: 900");

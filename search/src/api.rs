@@ -238,6 +238,11 @@ impl Searcher {
         self.net = net;
     }
 
+    /// The net set by `set_net`.
+    pub fn net(&self) -> Option<&Arc<eval::nnue::Network>> {
+        self.net.as_ref()
+    }
+
     /// The evaluation the next search will use: `Net` only when asked for and a net is set.
     pub fn eval_in_use(&self) -> eval::EvalKind {
         match (self.options.eval, &self.net) {

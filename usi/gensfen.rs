@@ -101,6 +101,38 @@ fn games_file(path: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
+/// Progress as plain lines every 10 seconds: positions, positions/s, ETA.
+pub struct PlainProgress {
+    start: std::time::Instant,
+    last: std::time::Instant,
+    from: u64,
+    target: u64,
+}
+
+impl PlainProgress {
+    /// Progress from `from` positions towards `target`.
+    pub fn new(from: u64, target: u64) -> PlainProgress {
+        let now = std::time::Instant::now();
+        PlainProgress { start: now, last: now, from, target }
+    }
+
+    /// Reports `count` positions after `games` games, if the last line is 10 s old.
+    pub fn update(&mut self, count: u64, games: u64) {
+        if self.last.elapsed().as_secs() < 10 {
+            return;
+        }
+        self.last = std::time::Instant::now();
+        let secs = self.start.elapsed().as_secs_f64().max(1e-3);
+        let rate = (count - self.from) as f64 / secs;
+        let eta = if rate > 0.0 { (self.target.saturating_sub(count)) as f64 / rate } else { f64::INFINITY };
+        eprintln!(
+            "gensfen: {count}/{} positions, {games} games, {rate:.0} positions/s, ETA {:.0} min",
+            self.target,
+            eta / 60.0
+        );
+    }
+}
+
 /// The record of one training position.
 pub fn record(p: &selfplay::TrainingPosition) -> PackedSfenValue {
     PackedSfenValue {
@@ -147,6 +179,9 @@ pub fn run(a: &Args, net: Option<std::sync::Arc<eval::nnue::Network>>) -> Result
     );
     bar.set_position(have);
     bar.reset_eta();
+    // Without a terminal (a log file, a pipe) the bar is hidden: print a line now and then.
+    let mut log =
+        (!std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| PlainProgress::new(have, a.positions));
     let (mut count, mut games, mut io_error) = (have, 0u64, None);
     let next = selfplay::run_with_net(&a.game, &options, net, a.threads, first_game, |recs, _end| {
         let take = recs.len().min((a.positions - count) as usize);
@@ -160,6 +195,9 @@ pub fn run(a: &Args, net: Option<std::sync::Arc<eval::nnue::Network>>) -> Result
         games += 1;
         bar.set_position(count);
         bar.set_message(format!("({games} games)"));
+        if let Some(log) = &mut log {
+            log.update(count, games);
+        }
         count < a.positions
     });
     bar.finish();

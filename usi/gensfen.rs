@@ -183,7 +183,8 @@ pub fn run(a: &Args, net: Option<std::sync::Arc<eval::nnue::Network>>) -> Result
     let mut log =
         (!std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| PlainProgress::new(have, a.positions));
     let (mut count, mut games, mut io_error) = (have, 0u64, None);
-    let next = selfplay::run_with_net(&a.game, &options, net, a.threads, first_game, |recs, _end| {
+    let mut resume_from = first_game;
+    let next = selfplay::run_with_net(&a.game, &options, net, a.threads, first_game, |game, recs, _end| {
         let take = recs.len().min((a.positions - count) as usize);
         for r in &recs[..take] {
             if let Err(e) = w.write_all(&record(r).to_bytes()) {
@@ -193,6 +194,15 @@ pub fn run(a: &Args, net: Option<std::sync::Arc<eval::nnue::Network>>) -> Result
         }
         count += take as u64;
         games += 1;
+        // Kept up to date so that an interrupted run resumes past every game it wrote: games
+        // still being played then are lost, never repeated.
+        if game >= resume_from {
+            resume_from = game + 1;
+            if let Err(e) = w.flush().and_then(|_| std::fs::write(games_file(&a.out), format!("{resume_from}\n"))) {
+                io_error = Some(e);
+                return false;
+            }
+        }
         bar.set_position(count);
         bar.set_message(format!("({games} games)"));
         if let Some(log) = &mut log {

@@ -189,7 +189,7 @@ pub fn play_game(
 
 /// Plays games on `threads` threads, one `Searcher` (one search thread, `options`' tables)
 /// each, until `sink` says stop: each finished game's positions go to `sink`, on the calling
-/// thread, which returns whether to go on. Game `first_game + i` (i counting games as they
+/// thread with the game's index, and `sink` returns whether to go on. Game `first_game + i` (i counting games as they
 /// start) takes its random moves from `SplitMix::new(config.seed, first_game + i)`, so a run
 /// resumed with `first_game` past the games already played never repeats one. Games still
 /// being played when `sink` says stop are finished and dropped. Returns the first game index
@@ -199,7 +199,7 @@ pub fn run(
     options: &crate::api::Options,
     threads: usize,
     first_game: u64,
-    sink: impl FnMut(Vec<TrainingPosition>, GameEnd) -> bool,
+    sink: impl FnMut(u64, Vec<TrainingPosition>, GameEnd) -> bool,
 ) -> u64 {
     run_with_net(config, options, None, threads, first_game, sink)
 }
@@ -211,7 +211,7 @@ pub fn run_with_net(
     net: Option<std::sync::Arc<eval::nnue::Network>>,
     threads: usize,
     first_game: u64,
-    mut sink: impl FnMut(Vec<TrainingPosition>, GameEnd) -> bool,
+    mut sink: impl FnMut(u64, Vec<TrainingPosition>, GameEnd) -> bool,
 ) -> u64 {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let next_game = AtomicU64::new(first_game);
@@ -230,19 +230,19 @@ pub fn run_with_net(
                 while !done.load(Ordering::Relaxed) {
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
                     let mut rng = SplitMix::new(config.seed, game);
-                    let played = play_game(&mut searcher, &Position::startpos(), config, &mut rng);
-                    if tx.send(played).is_err() {
+                    let (records, end) = play_game(&mut searcher, &Position::startpos(), config, &mut rng);
+                    if tx.send((game, records, end)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        for (records, end) in rx.iter() {
+        for (game, records, end) in rx.iter() {
             if done.load(Ordering::Relaxed) {
                 continue;
             }
-            if !sink(records, end) {
+            if !sink(game, records, end) {
                 done.store(true, Ordering::Relaxed);
             }
         }
@@ -308,7 +308,7 @@ mod tests {
         let config = SelfPlayConfig { nodes: 100, max_plies: 40, ..Default::default() };
         let options = Options { hash_mb: 2, ..Options::default() };
         let (mut games, mut positions) = (0, 0);
-        run(&config, &options, 2, 0, |recs, _| {
+        run(&config, &options, 2, 0, |_, recs, _| {
             games += 1;
             positions += recs.len();
             positions < 50

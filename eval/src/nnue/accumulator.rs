@@ -13,11 +13,18 @@ use engine::{Color, Move, Piece, PieceType, Position, Square};
 pub struct Accumulator {
     /// `values[c]`: the outputs for `c`'s perspective.
     pub values: [[i16; L1]; 2],
+    /// `psqt[c]`: the sum of the PSQT weights of `c`'s perspective's active features.
+    pub psqt: [i32; 2],
+}
+
+impl Accumulator {
+    /// All zeros.
+    pub const ZERO: Accumulator = Accumulator { values: [[0; L1]; 2], psqt: [0; 2] };
 }
 
 impl Default for Accumulator {
     fn default() -> Accumulator {
-        Accumulator { values: [[0; L1]; 2] }
+        Accumulator::ZERO
     }
 }
 
@@ -32,7 +39,9 @@ impl Accumulator {
             active[n] = f;
             n += 1;
         });
-        add_sub(net, &mut self.values[color.index()], &net.l1_bias.0, &[], &active[..n]);
+        let active = &active[..n];
+        add_sub(net, &mut self.values[color.index()], &net.l1_bias.0, &[], active);
+        self.psqt[color.index()] = psqt_add_sub(net, 0, &[], active);
     }
 
     /// Sets `color`'s perspective to `from`'s minus the rows of `removed` plus those of
@@ -41,6 +50,7 @@ impl Accumulator {
     pub fn update(&mut self, net: &Network, from: &Accumulator, color: Color, removed: &[usize], added: &[usize]) {
         let c = color.index();
         add_sub(net, &mut self.values[c], &from.values[c], removed, added);
+        self.psqt[c] = psqt_add_sub(net, from.psqt[c], removed, added);
     }
 }
 
@@ -55,6 +65,13 @@ fn add_sub(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed: &[usize
         return;
     }
     add_sub_portable(net, dst, src, removed, added);
+}
+
+/// `sum - psqt(removed) + psqt(added)`, wrapping like the accumulator.
+#[inline(always)]
+fn psqt_add_sub(net: &Network, sum: i32, removed: &[usize], added: &[usize]) -> i32 {
+    let sum = removed.iter().fold(sum, |s, &f| s.wrapping_sub(net.psqt[f]));
+    added.iter().fold(sum, |s, &f| s.wrapping_add(net.psqt[f]))
 }
 
 /// `add_sub` in portable code.

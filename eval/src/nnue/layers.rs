@@ -7,22 +7,23 @@ use super::{L1, L2, L3, OUTPUT_SCALE, QA, QB, WEIGHT_SHIFT};
 use crate::Value;
 
 /// The evaluation in Kaname units, from the side to move's point of view, of the first-layer
-/// outputs `stm` (side to move's perspective) and `nstm` (the other side's).
+/// outputs `stm` (side to move's perspective) and `nstm` (the other side's), and `psqt`, the
+/// side to move's PSQT sum minus the other side's.
 ///
 /// The output `out` (scale `QA * QB`) becomes `out * OUTPUT_SCALE / (QA * QB)` rounded toward
 /// zero, so a position and its colour-swapped image get exactly opposite values.
 #[inline]
-pub fn propagate(net: &Network, stm: &[i16; L1], nstm: &[i16; L1]) -> Value {
+pub fn propagate(net: &Network, stm: &[i16; L1], nstm: &[i16; L1], psqt: i32) -> Value {
     #[cfg(target_arch = "x86_64")]
     if net.avx2 {
         // SAFETY: `net.avx2` is set only when the CPU reported AVX2 (`Network::from_quant`).
-        return unsafe { avx2::propagate(net, stm, nstm) };
+        return unsafe { avx2::propagate(net, stm, nstm, psqt) };
     }
-    propagate_portable(net, stm, nstm)
+    propagate_portable(net, stm, nstm, psqt)
 }
 
 /// `propagate` in portable scalar code.
-pub fn propagate_portable(net: &Network, stm: &[i16; L1], nstm: &[i16; L1]) -> Value {
+pub fn propagate_portable(net: &Network, stm: &[i16; L1], nstm: &[i16; L1], psqt: i32) -> Value {
     let mut input = [0u8; 2 * L1];
     crelu(stm, &mut input[..L1]);
     crelu(nstm, &mut input[L1..]);
@@ -30,14 +31,17 @@ pub fn propagate_portable(net: &Network, stm: &[i16; L1], nstm: &[i16; L1]) -> V
     dense(&input, &net.l2_weights.0, &net.l2_bias, &mut h2);
     let mut h3 = [0u8; L3];
     dense(&h2, &net.l3_weights.0, &net.l3_bias, &mut h3);
-    to_units(net.out_bias + dot(&h3, &net.out_weights.0))
+    to_units(net.out_bias + dot(&h3, &net.out_weights.0), psqt)
 }
 
-/// The output layer's integer in Kaname units (see `propagate`).
+/// The output layer's integer plus half the PSQT difference, in Kaname units (see
+/// `propagate`). Both divisions truncate toward zero, so negating the inputs negates the
+/// value.
 #[inline(always)]
-fn to_units(out: i32) -> Value {
+fn to_units(out: i32, psqt: i32) -> Value {
     // i64: a pathological net's output times OUTPUT_SCALE could leave i32.
-    (out as i64 * OUTPUT_SCALE as i64 / (QA * QB) as i64) as Value
+    let total = out as i64 + psqt as i64 / 2;
+    (total * OUTPUT_SCALE as i64 / (QA * QB) as i64) as Value
 }
 
 /// A first-layer output clipped to 0..=127.
@@ -78,7 +82,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn propagate(net: &Network, stm: &[i16; L1], nstm: &[i16; L1]) -> Value {
+    pub(super) unsafe fn propagate(net: &Network, stm: &[i16; L1], nstm: &[i16; L1], psqt: i32) -> Value {
         let mut input = Aligned([0u8; 2 * L1]);
         let (lo, hi) = input.0.split_at_mut(L1);
         crelu(stm, lo.try_into().unwrap());
@@ -87,7 +91,7 @@ mod avx2 {
         dense(&input.0, &net.l2_weights.0, &net.l2_bias, &mut h2.0);
         let mut h3 = Aligned([0u8; L3]);
         dense(&h2.0, &net.l3_weights.0, &net.l3_bias, &mut h3.0);
-        to_units(net.out_bias + dot(&h3.0, &net.out_weights.0))
+        to_units(net.out_bias + dot(&h3.0, &net.out_weights.0), psqt)
     }
 
     /// 256 i16 clipped to 0..=127 as u8, 32 at a time.
@@ -208,8 +212,9 @@ mod tests {
                 let (lo, hi) = if round % 2 == 0 { (-200, 300) } else { (i16::MIN as i32, i16::MAX as i32) };
                 let (a, b) = (random_acc(&mut rng, lo, hi), random_acc(&mut rng, lo, hi));
                 // SAFETY: uses_avx2() said the CPU has AVX2.
-                let fast = unsafe { avx2::propagate(net, &a, &b) };
-                assert_eq!(fast, propagate_portable(net, &a, &b));
+                let psqt = rng.range(-100_000, 100_000);
+                let fast = unsafe { avx2::propagate(net, &a, &b, psqt) };
+                assert_eq!(fast, propagate_portable(net, &a, &b, psqt));
             }
         }
     }
@@ -233,9 +238,11 @@ mod tests {
     /// Rounding toward zero keeps the sign symmetric.
     #[test]
     fn output_rounds_toward_zero() {
-        assert_eq!(to_units(QA * QB), OUTPUT_SCALE);
-        assert_eq!(to_units(13), 0);
-        assert_eq!(to_units(-13), 0);
-        assert_eq!(to_units(100), -to_units(-100));
+        assert_eq!(to_units(QA * QB, 0), OUTPUT_SCALE);
+        assert_eq!(to_units(0, 2 * QA * QB), OUTPUT_SCALE);
+        assert_eq!(to_units(3, 0), 0);
+        assert_eq!(to_units(-3, 0), 0);
+        assert_eq!(to_units(100, 0), -to_units(-100, 0));
+        assert_eq!(to_units(100, 333), -to_units(-100, -333));
     }
 }

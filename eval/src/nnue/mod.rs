@@ -1,7 +1,7 @@
 //! Kaname's neural network evaluation (NNUE): features, the quantised net and its file
 //! format, the incrementally updated accumulator, and the dense layers.
 //!
-//! Architecture `HalfKB9-2344x256x2-32-32-1`:
+//! Architecture `HalfKB9-2344x256x2-32-32-1+PSQT`:
 //! - input: `features::NUM_FEATURES` sparse features per perspective (40 active, see
 //!   `features`);
 //! - first layer: `L1` = 256 int16 outputs per perspective, kept incrementally
@@ -9,10 +9,20 @@
 //! - the side to move's 256 then the other side's 256, clipped to 0..=127 (CReLU) as u8;
 //! - dense 512 -> 32 (int8 weights, int32 biases), >> `WEIGHT_SHIFT`, clipped to 0..=127;
 //! - dense 32 -> 32, the same;
-//! - dense 32 -> 1; the int32 output times `OUTPUT_SCALE` / (`QA` * `QB`) is the evaluation
-//!   in Kaname's units (a pawn is 90) from the side to move's point of view.
+//! - dense 32 -> 1, plus the PSQT term: every feature also has one int32 weight straight to
+//!   the output (scale `QA * QB`), summed per perspective alongside the accumulator; the
+//!   term is (side to move's sum - other side's sum) / 2. The int32 total times
+//!   `OUTPUT_SCALE` / (`QA` * `QB`) is the evaluation in Kaname's units (a pawn is 90) from
+//!   the side to move's point of view.
 //!
-//! Quantisation (float value = integer / scale): first-layer weights and biases and the
+//! Why the PSQT term (Stockfish's HalfKAv2 has one too): the first net without it, trained on
+//! 1.25 M positions, had to learn piece values through the clipped hidden layers and did it
+//! badly (it scored a missing enemy pawn as a loss of 14 units, a rook at a third of its
+//! value) and lost 1-11 to the classical evaluation. A linear weight per feature learns
+//! material and placement from little data; the layers then learn what is not linear.
+//!
+//! Quantisation (float value = integer / scale): PSQT weights scale `QA * QB`; first-layer
+//! weights and biases and the
 //! accumulator scale `QA` = 127 (an activation of 1.0 is 127); dense weights scale `QB` = 64
 //! (so a float weight must lie within +-127/64); dense biases scale `QA * QB`. The float
 //! network's output y is a win-rate logit: the evaluation is `y * OUTPUT_SCALE` and the
@@ -41,9 +51,15 @@ pub const QB: i32 = 64;
 /// log2(QB): a dense layer's int32 sum is shifted right by this to return to activation scale.
 pub const WEIGHT_SHIFT: u32 = 6;
 /// Kaname units per unit of the network's output logit.
-pub const OUTPUT_SCALE: i32 = 600;
+///
+/// It is the logistic scale of Kaname's units: fitting the game results of 1.27 M self-play
+/// positions of the classical evaluation to their search scores gave P(win) = sigmoid(score /
+/// 1197) (`kaname train` prints the fit). With the same scale here a net's evaluation is in
+/// the units the classical evaluation, the search's margins and `DrawValue` use (a pawn about
+/// 90); with 600 the first net's values came out at half that size.
+pub const OUTPUT_SCALE: i32 = 1200;
 /// The architecture's name, written into net files.
-pub const ARCH: &str = "HalfKB9-2344x256x2-32-32-1";
+pub const ARCH: &str = "HalfKB9-2344x256x2-32-32-1+PSQT";
 
 /// The quantised network's parameters, as stored in a net file. Weights of a dense layer are
 /// stored row by row: `w[o * inputs + i]` links input `i` to output `o`.
@@ -65,6 +81,8 @@ pub struct QuantNet {
     pub out_bias: i32,
     /// Output weights, `L3`.
     pub out_weights: Vec<i8>,
+    /// PSQT weights, `NUM_FEATURES`: each feature's direct contribution to the output.
+    pub psqt: Vec<i32>,
 }
 
 /// The net built into the binary, decoded once; `None` while Kaname ships none.

@@ -5,20 +5,21 @@
 //! | Field | Type | Value |
 //! |---|---|---|
 //! | magic | 8 bytes | `KANAMENN` |
-//! | format version | u32 | `VERSION` (1) |
+//! | format version | u32 | `VERSION` (2) |
 //! | architecture length | u32 | at most `MAX_ARCH_LEN` |
-//! | architecture | bytes | `ARCH` (`HalfKB9-2344x256x2-32-32-1`), UTF-8 |
+//! | architecture | bytes | `ARCH` (`HalfKB9-2344x256x2-32-32-1+PSQT`), UTF-8 |
 //! | king buckets | u32 | `features::KING_BUCKETS` (9) |
 //! | features per bucket | u32 | `features::FEATURES_PER_BUCKET` (2344) |
 //! | L1, L2, L3 | 3 x u32 | 256, 32, 32 |
-//! | QA, QB, OUTPUT_SCALE | 3 x i32 | 127, 64, 600 |
+//! | QA, QB, OUTPUT_SCALE | 3 x i32 | 127, 64, 1200 |
 //! | payload length | u64 | bytes of the payload (`payload_len()`) |
 //! | payload hash | u64 | FNV-1a (64-bit) of the payload |
 //! | payload | bytes | the `QuantNet` fields in declaration order |
 //!
 //! The payload is `l1_bias` (i16 x L1), `l1_weights` (i16 x NUM_FEATURES x L1, feature-major),
 //! `l2_bias` (i32 x L2), `l2_weights` (i8 x L2 x 2 L1, output-major), `l3_bias` (i32 x L3),
-//! `l3_weights` (i8 x L3 x L2), `out_bias` (i32), `out_weights` (i8 x L3). Nothing may follow
+//! `l3_weights` (i8 x L3 x L2), `out_bias` (i32), `out_weights` (i8 x L3), `psqt` (i32 x
+//! NUM_FEATURES). Nothing may follow
 //! it. Every header field is checked on reading, so a net trained for another feature set,
 //! size or quantisation is refused rather than evaluated wrongly; the hash catches a damaged
 //! payload. A change of layout bumps `VERSION`.
@@ -32,7 +33,9 @@ use std::path::Path;
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"KANAMENN";
 /// The format version this code writes and reads.
-pub const VERSION: u32 = 1;
+///
+/// History: 1, the first nets (no PSQT term, OUTPUT_SCALE 600); 2, the PSQT term.
+pub const VERSION: u32 = 2;
 /// Longest architecture string accepted (a guard against reading a huge length from a
 /// damaged file).
 pub const MAX_ARCH_LEN: u32 = 256;
@@ -115,7 +118,7 @@ pub fn fnv1a64(data: &[u8]) -> u64 {
 
 /// Bytes of the payload of this architecture.
 pub const fn payload_len() -> usize {
-    L1 * 2 + NUM_FEATURES * L1 * 2 + L2 * 4 + L2 * 2 * L1 + L3 * 4 + L3 * L2 + 4 + L3
+    L1 * 2 + NUM_FEATURES * L1 * 2 + L2 * 4 + L2 * 2 * L1 + L3 * 4 + L3 * L2 + 4 + L3 + NUM_FEATURES * 4
 }
 
 /// The size and quantisation fields of the header, in order, with their names.
@@ -142,6 +145,7 @@ fn check_lengths(net: &QuantNet) -> Result<(), NetFileError> {
         ("l3_bias", net.l3_bias.len(), L3),
         ("l3_weights", net.l3_weights.len(), L3 * L2),
         ("out_weights", net.out_weights.len(), L3),
+        ("psqt", net.psqt.len(), NUM_FEATURES),
     ];
     for (what, got, want) in lens {
         if got != want {
@@ -162,6 +166,7 @@ fn payload(net: &QuantNet) -> Vec<u8> {
     net.l3_weights.iter().for_each(|v| p.push(*v as u8));
     p.extend_from_slice(&net.out_bias.to_le_bytes());
     net.out_weights.iter().for_each(|v| p.push(*v as u8));
+    net.psqt.iter().for_each(|v| p.extend_from_slice(&v.to_le_bytes()));
     debug_assert_eq!(p.len(), payload_len());
     p
 }
@@ -278,6 +283,7 @@ fn decode(mut p: &[u8]) -> QuantNet {
         l3_weights: i8s(p, L3 * L2),
         out_bias: i32s(p, 1)[0],
         out_weights: i8s(p, L3),
+        psqt: i32s(p, NUM_FEATURES),
     }
 }
 
@@ -328,6 +334,7 @@ mod tests {
             l3_weights: (0..L3 * L2).map(|i| if i == 0 { -128 } else { next() as i8 }).collect(),
             out_bias: -77,
             out_weights: (0..L3).map(|_| next() as i8).collect(),
+            psqt: (0..NUM_FEATURES).map(|_| next() as i32 - (1 << 23)).collect(),
         }
     }
 
@@ -377,8 +384,8 @@ mod tests {
         m[0] = b'X';
         assert!(matches!(read(&m[..]), Err(NetFileError::BadMagic)));
         let mut m = b.clone();
-        m[8] = 2;
-        assert!(matches!(read(&m[..]), Err(NetFileError::UnsupportedVersion(2))));
+        m[8] = 1;
+        assert!(matches!(read(&m[..]), Err(NetFileError::UnsupportedVersion(1))), "a net of format 1 is refused");
         let mut m = b.clone();
         m[16] = b'X';
         assert!(matches!(read(&m[..]), Err(NetFileError::WrongArchitecture(_))));

@@ -44,6 +44,8 @@ pub struct Network {
     pub(crate) out_bias: i32,
     /// Output weights.
     pub(crate) out_weights: Aligned<[i8; L3]>,
+    /// PSQT weights, one per feature.
+    pub(crate) psqt: Box<[i32]>,
     /// Whether this machine runs the AVX2 paths (detected once, when the net is built).
     pub(crate) avx2: bool,
 }
@@ -62,6 +64,7 @@ impl Network {
         check_len("l3_bias", q.l3_bias.len(), L3);
         check_len("l3_weights", q.l3_weights.len(), L3 * L2);
         check_len("out_weights", q.out_weights.len(), L3);
+        check_len("psqt", q.psqt.len(), NUM_FEATURES);
         let rows: Vec<Row> = q.l1_weights.chunks_exact(L1).map(|c| Row(c.try_into().unwrap())).collect();
         let mut l2_weights = Box::new(Aligned([0; L2 * 2 * L1]));
         copy_dense(&mut l2_weights.0, &q.l2_weights);
@@ -74,6 +77,7 @@ impl Network {
             l3_weights: Aligned([0; L3 * L2]),
             out_bias: q.out_bias,
             out_weights: Aligned([0; L3]),
+            psqt: q.psqt.clone().into_boxed_slice(),
             avx2: avx2_available(),
         };
         copy_dense(&mut net.l3_weights.0, &q.l3_weights);
@@ -105,7 +109,15 @@ impl Network {
         let stm = pos.side_to_move();
         let us = self.accumulate_full(pos, stm);
         let them = self.accumulate_full(pos, !stm);
-        layers::propagate_portable(self, &us, &them)
+        let psqt = self.psqt_full(pos, stm).wrapping_sub(self.psqt_full(pos, !stm));
+        layers::propagate_portable(self, &us, &them, psqt)
+    }
+
+    /// The sum of `color`'s perspective's PSQT weights.
+    fn psqt_full(&self, pos: &Position, color: Color) -> i32 {
+        let mut sum = 0i32;
+        features::for_each_active(pos, color, |f| sum = sum.wrapping_add(self.psqt[f]));
+        sum
     }
 
     /// The first layer's outputs for `color`'s perspective: biases plus the active rows.
@@ -184,7 +196,9 @@ impl QuantNet {
         let l2_bias = v32(L2, -1000, 4000);
         let l3_bias = v32(L3, -1000, 4000);
         let out_bias = v32(1, -500, 500)[0];
-        QuantNet { l1_bias, l1_weights, l2_bias, l2_weights, l3_bias, l3_weights, out_bias, out_weights }
+        // About a tenth of a pawn per feature, so the term matters without drowning the rest.
+        let psqt = v32(NUM_FEATURES, -700, 700);
+        QuantNet { l1_bias, l1_weights, l2_bias, l2_weights, l3_bias, l3_weights, out_bias, out_weights, psqt }
     }
 
     /// The value of `pos` (Kaname units, side to move's view) computed by the dequantised
@@ -204,7 +218,11 @@ impl QuantNet {
         }
         let h2 = dense_float(&input, &self.l2_weights, &self.l2_bias);
         let h3 = dense_float(&h2, &self.l3_weights, &self.l3_bias);
-        let y = linear_float(&h3, &self.out_weights, self.out_bias);
+        let mut psqt = [0f32; 2];
+        for (i, color) in [stm, !stm].into_iter().enumerate() {
+            features::for_each_active(pos, color, |f| psqt[i] += self.psqt[f] as f32);
+        }
+        let y = linear_float(&h3, &self.out_weights, self.out_bias) + (psqt[0] - psqt[1]) / 2.0 / (QA * QB) as f32;
         y * OUTPUT_SCALE as f32
     }
 }

@@ -25,12 +25,8 @@ struct Entry {
 
 const PLACEHOLDER_VIEW: View = View { color: Color::Black, mirrored: false, base: 0 };
 
-const EMPTY_ENTRY: Entry = Entry {
-    acc: Accumulator { values: [[0; super::L1]; 2] },
-    computed: [false; 2],
-    views: [PLACEHOLDER_VIEW; 2],
-    dirty: Dirty::NONE,
-};
+const EMPTY_ENTRY: Entry =
+    Entry { acc: Accumulator::ZERO, computed: [false; 2], views: [PLACEHOLDER_VIEW; 2], dirty: Dirty::NONE };
 
 /// The net and its per-ply accumulators.
 pub(crate) struct NetStack {
@@ -89,7 +85,8 @@ impl NetStack {
         self.compute(ply, pos, Color::White);
         let acc = &self.entries[ply].acc;
         let stm = pos.side_to_move();
-        layers::propagate(&self.net, &acc.values[stm.index()], &acc.values[(!stm).index()])
+        let psqt = acc.psqt[stm.index()].wrapping_sub(acc.psqt[(!stm).index()]);
+        layers::propagate(&self.net, &acc.values[stm.index()], &acc.values[(!stm).index()], psqt)
     }
 
     /// Makes `color`'s perspective of entry `ply` valid.

@@ -1,0 +1,72 @@
+//! Adam, with the first layer updated lazily: only rows a batch touched are stepped (their
+//! moments included), so a step costs what the batch touched, not the 5.4 M first-layer
+//! weights. An untouched row's moments simply wait (TensorFlow's "LazyAdam"); with 40 of
+//! 2,344 features per bucket active, most rows are idle in any one batch.
+
+use super::model::{FloatNet, Touched};
+use crate::nnue::L1;
+
+/// Adam's hyper-parameters and moments for every tensor of a `FloatNet`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adam {
+    /// First moments, shaped like the net.
+    pub m: FloatNet,
+    /// Second moments, shaped like the net.
+    pub v: FloatNet,
+    /// Steps taken (for the bias correction).
+    pub t: u64,
+    /// Decay of the first moment.
+    pub beta1: f32,
+    /// Decay of the second moment.
+    pub beta2: f32,
+    /// Added to the root of the second moment.
+    pub eps: f32,
+}
+
+impl Default for Adam {
+    fn default() -> Self {
+        Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), t: 0, beta1: 0.9, beta2: 0.999, eps: 1e-8 }
+    }
+}
+
+/// One Adam update of `w[range]` from the gradient `g[range]` (already averaged).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn step_slice(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], lr: f32, b1: f32, b2: f32, eps: f32) {
+    for i in 0..w.len() {
+        m[i] = b1 * m[i] + (1.0 - b1) * g[i];
+        v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
+        w[i] -= lr * m[i] / (v[i].sqrt() + eps);
+    }
+}
+
+impl Adam {
+    /// One step: `grad` holds gradient sums over `batch` samples; the first layer's rows are
+    /// those in `touched`. The net is clipped afterwards by the caller.
+    pub fn step(&mut self, net: &mut FloatNet, grad: &FloatNet, touched: &Touched, batch: usize, lr: f32) {
+        self.t += 1;
+        let (b1, b2, eps) = (self.beta1, self.beta2, self.eps);
+        // Bias correction folded into the step size.
+        let t = self.t as i32;
+        let lr_t = lr * (1.0 - b2.powi(t)).sqrt() / (1.0 - b1.powi(t));
+        let scale = 1.0 / batch as f32;
+        let mut scaled = Vec::new();
+        let mut sparse = |w: &mut Vec<f32>, g: &Vec<f32>, m: &mut Vec<f32>, v: &mut Vec<f32>, rows: &[u32]| {
+            for &r in rows {
+                let r = r as usize * L1..(r as usize + 1) * L1;
+                scaled.clear();
+                scaled.extend(g[r.clone()].iter().map(|x| x * scale));
+                step_slice(&mut w[r.clone()], &scaled, &mut m[r.clone()], &mut v[r], lr_t, b1, b2, eps);
+            }
+        };
+        sparse(&mut net.l1_w, &grad.l1_w, &mut self.m.l1_w, &mut self.v.l1_w, &touched.rows);
+        sparse(&mut net.factor, &grad.factor, &mut self.m.factor, &mut self.v.factor, &touched.factor_rows);
+        let dense =
+            net.tensors_mut().into_iter().zip(grad.tensors()).zip(self.m.tensors_mut()).zip(self.v.tensors_mut());
+        // The first two tensors (first layer and factor) were stepped above.
+        for (((w, g), m), v) in dense.skip(2) {
+            let g: Vec<f32> = g.iter().map(|x| x * scale).collect();
+            step_slice(w, &g, m, v, lr_t, b1, b2, eps);
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! Kaname, a USI shogi engine: the binary. With no arguments it speaks USI on stdin/stdout;
-//! `bench`, `perft`, `go` and `help` are for people and scripts.
+//! `bench`, `perft`, `go`, `train` and `help` are for people and scripts.
 
 mod bench;
 mod options;
@@ -7,6 +7,7 @@ mod output;
 mod parse;
 mod session;
 mod tools;
+mod train;
 
 use output::Output;
 use std::sync::Arc;
@@ -32,6 +33,8 @@ pub fn help_lines() -> Vec<String> {
         "  kaname perft <depth> [--generate] [<sfen>]   count leaf nodes, split by root move",
         "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
         "                                  think about one position and print the best move",
+        "  kaname train --data <psv...> --out <net.knn> [options]",
+        "                                  train the NNUE net (kaname train --help for options)",
         "  kaname options-markdown         print the options table (Markdown)",
         "  kaname help | --help            this text",
         "",
@@ -188,6 +191,10 @@ fn main() {
         Some("bench") => cli_bench(&args[1..]),
         Some("perft") => cli_perft(&args[1..]),
         Some("go") => cli_go(&args[1..]),
+        Some("train") if args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) => {
+            Output::stdout().lines(train::USAGE.lines())
+        }
+        Some("train") => train::cli(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
         Some(other) => usage_error(&format!("unknown command '{other}'")),

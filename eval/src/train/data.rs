@@ -260,7 +260,7 @@ impl Rng {
 
     /// Uniform in 0..n (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 
@@ -317,7 +317,7 @@ mod tests {
 
     fn record(pos: &Position, score: i16, m: &str, result: i8) -> [u8; PSV_BYTES] {
         let mv = pos.parse_usi_move(m).map(|m| m.to_u16()).unwrap_or(0);
-        PackedSfenValue { sfen: pack(&pos).unwrap(), score, move16: mv, game_ply: 10, game_result: result, padding: 0 }
+        PackedSfenValue { sfen: pack(pos).unwrap(), score, move16: mv, game_ply: 10, game_result: result, padding: 0 }
             .to_bytes()
     }
 

@@ -6,8 +6,11 @@
 //!   for validation (`--val-fraction`), the rest is shuffled every epoch with `--seed`.
 //! - **Target**: p = lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2, where K,
 //!   the logistic scale of the teacher's scores, is fitted to the data at start (the K of
-//!   P(win) = sigmoid(score / K) that best predicts the game results; 380-ish for the shared
-//!   classical self-play data, printed every run, overridable with `--scale`). lambda defaults
+//!   P(win) = sigmoid(score / K) that best predicts the game results, printed every run,
+//!   overridable with `--scale`). On the shared classical self-play data (|score| <= 3000)
+//!   K = 1197: the shallow teacher's scores are far from decisive. Since the net's win rate
+//!   is sigmoid(eval / OUTPUT_SCALE) with OUTPUT_SCALE = 600, its evaluations come out at about
+//!   600 / K (one half) of the teacher's scores for the same win rate. lambda defaults
 //!   to 0.75: mostly the teacher's score, which is far less noisy than one game's result,
 //!   with enough of the result to correct the teacher's systematic errors.
 //! - **Loss**: cross-entropy between sigmoid(y) and p, y being the net's output logit (the
@@ -89,7 +92,7 @@ impl Default for TrainConfig {
             data: Vec::new(),
             out: PathBuf::from("net.knn"),
             epochs: 10,
-            batch: 16384,
+            batch: 1024,
             lr: 1e-3,
             lr_decay: 0.8,
             lambda: 0.75,

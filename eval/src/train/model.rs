@@ -183,9 +183,9 @@ impl FloatNet {
     pub fn backward(&self, s: &Sample, act: &Activations, dy: f32, g: &mut FloatNet, touched: &mut Touched) {
         g.out_b[0] += dy;
         let mut dz3 = [0.0f32; L3];
-        for i in 0..L3 {
+        for (i, d) in dz3.iter_mut().enumerate() {
             g.out_w[i] += dy * act.a3[i];
-            dz3[i] = dy * self.out_w[i] * pass(act.z3[i]);
+            *d = dy * self.out_w[i] * pass(act.z3[i]);
         }
         let mut dz2 = [0.0f32; L2];
         for (o, &d) in dz3.iter().enumerate() {
@@ -338,6 +338,18 @@ impl Touched {
             self.factor_seen[fr] = true;
             self.factor_rows.push(fr as u32);
         }
+    }
+
+    /// Whether feature row `f` was touched.
+    #[inline(always)]
+    pub fn row_touched(&self, f: usize) -> bool {
+        self.seen[f]
+    }
+
+    /// Whether factor row `fr` was touched.
+    #[inline(always)]
+    pub fn factor_row_touched(&self, fr: usize) -> bool {
+        self.factor_seen[fr]
     }
 
     /// Forgets every row.

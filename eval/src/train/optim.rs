@@ -5,6 +5,7 @@
 
 use super::model::{FloatNet, Touched};
 use crate::nnue::L1;
+use rayon::prelude::*;
 
 /// Adam's hyper-parameters and moments for every tensor of a `FloatNet`.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,17 +51,26 @@ impl Adam {
         let t = self.t as i32;
         let lr_t = lr * (1.0 - b2.powi(t)).sqrt() / (1.0 - b1.powi(t));
         let scale = 1.0 / batch as f32;
-        let mut scaled = Vec::new();
-        let mut sparse = |w: &mut Vec<f32>, g: &Vec<f32>, m: &mut Vec<f32>, v: &mut Vec<f32>, rows: &[u32]| {
-            for &r in rows {
-                let r = r as usize * L1..(r as usize + 1) * L1;
-                scaled.clear();
-                scaled.extend(g[r.clone()].iter().map(|x| x * scale));
-                step_slice(&mut w[r.clone()], &scaled, &mut m[r.clone()], &mut v[r], lr_t, b1, b2, eps);
-            }
-        };
-        sparse(&mut net.l1_w, &grad.l1_w, &mut self.m.l1_w, &mut self.v.l1_w, &touched.rows);
-        sparse(&mut net.factor, &grad.factor, &mut self.m.factor, &mut self.v.factor, &touched.factor_rows);
+        // Rows are disjoint, so the touched ones are stepped in parallel (this is most of a
+        // step's cost with small batches).
+        let sparse =
+            |w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], touched: &(dyn Fn(usize) -> bool + Sync)| {
+                w.par_chunks_mut(L1)
+                    .zip(g.par_chunks(L1))
+                    .zip(m.par_chunks_mut(L1))
+                    .zip(v.par_chunks_mut(L1))
+                    .enumerate()
+                    .filter(|(r, _)| touched(*r))
+                    .for_each(|(_, (((w, g), m), v))| {
+                        let mut gs = [0.0f32; L1];
+                        gs.iter_mut().zip(g).for_each(|(a, b)| *a = b * scale);
+                        step_slice(w, &gs, m, v, lr_t, b1, b2, eps);
+                    });
+            };
+        sparse(&mut net.l1_w, &grad.l1_w, &mut self.m.l1_w, &mut self.v.l1_w, &|r| touched.row_touched(r));
+        sparse(&mut net.factor, &grad.factor, &mut self.m.factor, &mut self.v.factor, &|r| {
+            touched.factor_row_touched(r)
+        });
         let dense =
             net.tensors_mut().into_iter().zip(grad.tensors()).zip(self.m.tensors_mut()).zip(self.v.tensors_mut());
         // The first two tensors (first layer and factor) were stepped above.

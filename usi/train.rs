@@ -7,12 +7,14 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 usage: kaname train --data FILE... --out NET.knn [options]
   --data FILE...        YaneuraOu PackedSfenValue (.psv/.bin) files, read in order
-  --out PATH            the quantised net to write (the loss curve goes to PATH.csv)
+  --out PATH            the net to write: the epoch with the best validation loss
+                        (the latest epoch goes to PATH.last.knn, the loss curve to PATH.csv)
   --epochs N            epochs in total (default 10)
   --batch N             positions per batch (default 1024)
   --lr X                Adam learning rate of the first epoch (default 0.001)
   --lr-decay X          learning-rate factor per epoch (default 0.8)
   --lambda X            weight of the score in the target, 0..1 (default 0.75)
+  --weight-decay X      decoupled (AdamW) weight decay per unit of learning rate (default 0)
   --scale K             logistic scale of the scores (default: fitted to the data)
   --threads N           worker threads (default 1)
   --max-score N         skip positions with |score| above N (default 3000)
@@ -78,6 +80,7 @@ pub fn parse_args(args: &[&str]) -> Result<TrainConfig, String> {
             "--lr" => cfg.lr = num(flag, vals, 1e-9, 1.0)?,
             "--lr-decay" => cfg.lr_decay = num(flag, vals, 0.0, 1.0)?,
             "--lambda" => cfg.lambda = num(flag, vals, 0.0, 1.0)?,
+            "--weight-decay" => cfg.weight_decay = num(flag, vals, 0.0, 1000.0)?,
             "--scale" => cfg.scale = Some(num(flag, vals, 1.0, 100_000.0)?),
             "--threads" => cfg.threads = num(flag, vals, 1, 256)?,
             "--max-score" => cfg.filter.max_score = num(flag, vals, 0, 32_767)?,
@@ -141,7 +144,7 @@ mod tests {
     fn parses_every_flag() {
         let args = "--data a.psv b.psv --out n.knn --epochs 3 --batch 100 --lr 0.01 --lambda 0.5 --threads 2 \
                     --max-score 2000 --quiet-only --val-fraction 0.1 --seed 9 --init x.knn --checkpoint-dir ck \
-                    --limit 1000 --scale 400 --lr-decay 0.9 --no-progress";
+                    --limit 1000 --scale 400 --lr-decay 0.9 --no-progress --weight-decay 0.5";
         let v: Vec<&str> = args.split_whitespace().collect();
         let c = parse_args(&v).unwrap();
         assert_eq!(c.data, vec![PathBuf::from("a.psv"), PathBuf::from("b.psv")]);
@@ -149,6 +152,7 @@ mod tests {
         assert_eq!((c.lr, c.lambda, c.val_fraction, c.scale, c.lr_decay), (0.01, 0.5, 0.1, Some(400.0), 0.9));
         assert_eq!((c.filter.max_score, c.filter.quiet_only, c.progress), (2000, true, false));
         assert_eq!(c.init, Some(PathBuf::from("x.knn")));
+        assert_eq!(c.weight_decay, 0.5);
         assert_eq!(c.checkpoint_dir, Some(PathBuf::from("ck")));
     }
 

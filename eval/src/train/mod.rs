@@ -26,7 +26,9 @@
 //! - **Parallelism**: each batch is cut into one slice per thread; every thread accumulates
 //!   its own gradients (first layer sparsely), and they are summed in thread order, so a run
 //!   repeats exactly for a given seed and thread count.
-//! - **Output**: the quantised net (`netfile`) after every epoch, a float checkpoint per epoch
+//! - **Output**: the quantised net (`netfile`) of the epoch with the best validation loss so
+//!   far (training may overfit: 1.45 M positions come from only about 20,000 games) and the
+//!   latest epoch's as `<out>.last.knn`, a float checkpoint per epoch
 //!   (`--checkpoint-dir`, for `--resume`), and a CSV of the loss curve beside the net. Every
 //!   epoch the exported net is also evaluated with the integer forward pass
 //!   (`model::quant_forward`) on the validation set, so the file written is the file checked.
@@ -64,6 +66,8 @@ pub struct TrainConfig {
     pub lr_decay: f32,
     /// Weight of the teacher's score in the target (the rest is the game result).
     pub lambda: f32,
+    /// Decoupled weight decay (AdamW) per unit of learning rate.
+    pub weight_decay: f32,
     /// Worker threads.
     pub threads: usize,
     /// Which records to keep.
@@ -96,6 +100,7 @@ impl Default for TrainConfig {
             lr: 1e-3,
             lr_decay: 0.8,
             lambda: 0.75,
+            weight_decay: 0.0,
             threads: 1,
             filter: Filter::default(),
             val_fraction: 0.02,
@@ -212,6 +217,13 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
         }
     }
     ((a + b) / 2.0).exp() as f32
+}
+
+/// The loss of predicting sigmoid(score / K) itself: what mimicking the teacher exactly gives.
+pub fn teacher_loss(samples: &[Sample], scale: f32, lambda: f32) -> f64 {
+    let sum: f64 =
+        samples.par_iter().map(|s| cross_entropy(s.score as f32 / scale, target(s, scale, lambda)) as f64).sum();
+    sum / samples.len().max(1) as f64
 }
 
 /// One thread's gradient accumulator.
@@ -537,6 +549,7 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
     if let Some(k) = cfg.scale {
         trainer.scale = k;
     }
+    trainer.adam.weight_decay = cfg.weight_decay;
     log(&format!(
         "target: lambda {} x sigmoid(score / {:.1}) + result; validation target entropy {:.5}",
         trainer.lambda,
@@ -544,7 +557,12 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         trainer.target_entropy(&val)
     ));
     if !val.is_empty() {
-        log(&format!("epoch {} validation loss {:.5}", trainer.epoch, trainer.loss(&val)));
+        log(&format!(
+            "epoch {} validation loss {:.5}; a net reproducing the teacher's scores exactly would have {:.5}",
+            trainer.epoch,
+            trainer.loss(&val),
+            teacher_loss(&val, trainer.scale, trainer.lambda)
+        ));
     }
     let csv = csv_path(&cfg.out);
     let mut rows =
@@ -594,15 +612,38 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
             e.seconds,
             e.positions_per_second
         ));
+        // The net file keeps the epoch with the best quantised validation loss (later epochs
+        // may overfit); `<out>.last.knn` is always the latest.
+        let best = val.is_empty() || epochs.iter().all(|b: &EpochStats| e.val_loss_quant < b.val_loss_quant);
         epochs.push(e);
-        write_outputs(cfg, &trainer, &q, &csv, &rows)?;
+        if best {
+            log(&format!("epoch {} is the best so far: written to {}", e.epoch, cfg.out.display()));
+        }
+        write_outputs(cfg, &trainer, &q, best, &csv, &rows)?;
     }
     Ok(TrainReport { stats, sizes: (train.len(), val.len()), scale: trainer.scale, epochs })
 }
 
-/// Writes the net, the loss curve and (if asked) a checkpoint after an epoch.
-fn write_outputs(cfg: &TrainConfig, t: &Trainer, q: &QuantNet, csv: &Path, rows: &[String]) -> Result<(), TrainError> {
-    netfile::save(q, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
+/// The path of the latest epoch's net: `<out>.last.knn`.
+pub fn last_path(out: &Path) -> PathBuf {
+    out.with_extension("last.knn")
+}
+
+/// Writes the nets (the best one if `best`), the loss curve and (if asked) a checkpoint after
+/// an epoch.
+fn write_outputs(
+    cfg: &TrainConfig,
+    t: &Trainer,
+    q: &QuantNet,
+    best: bool,
+    csv: &Path,
+    rows: &[String],
+) -> Result<(), TrainError> {
+    let last = last_path(&cfg.out);
+    netfile::save(q, &last).map_err(|e| TrainError::NetFile(last.clone(), e))?;
+    if best {
+        netfile::save(q, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
+    }
     std::fs::write(csv, rows.join("\n") + "\n").map_err(|e| TrainError::Io(csv.to_path_buf(), e))?;
     if let Some(dir) = &cfg.checkpoint_dir {
         std::fs::create_dir_all(dir).map_err(|e| TrainError::Io(dir.clone(), e))?;

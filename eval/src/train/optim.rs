@@ -22,22 +22,45 @@ pub struct Adam {
     pub beta2: f32,
     /// Added to the root of the second moment.
     pub eps: f32,
+    /// Decoupled weight decay (AdamW) of the weights (not the biases), per unit of learning
+    /// rate: it keeps rarely seen first-layer rows from memorising their few positions.
+    pub weight_decay: f32,
 }
 
 impl Default for Adam {
     fn default() -> Self {
-        Adam { m: FloatNet::zeros(), v: FloatNet::zeros(), t: 0, beta1: 0.9, beta2: 0.999, eps: 1e-8 }
+        Adam {
+            m: FloatNet::zeros(),
+            v: FloatNet::zeros(),
+            t: 0,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            weight_decay: 0.0,
+        }
     }
 }
 
-/// One Adam update of `w[range]` from the gradient `g[range]` (already averaged).
+/// The constants of one step.
+#[derive(Clone, Copy)]
+struct Hyper {
+    /// Step size with the bias correction folded in.
+    lr_t: f32,
+    b1: f32,
+    b2: f32,
+    eps: f32,
+    /// Decoupled weight decay of this tensor for this step (learning rate x decay; 0 for
+    /// biases).
+    decay: f32,
+}
+
+/// One Adam update of `w` from the gradient `g` (already averaged).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn step_slice(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], lr: f32, b1: f32, b2: f32, eps: f32) {
+fn step_slice(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], h: Hyper) {
     for i in 0..w.len() {
-        m[i] = b1 * m[i] + (1.0 - b1) * g[i];
-        v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
-        w[i] -= lr * m[i] / (v[i].sqrt() + eps);
+        m[i] = h.b1 * m[i] + (1.0 - h.b1) * g[i];
+        v[i] = h.b2 * v[i] + (1.0 - h.b2) * g[i] * g[i];
+        w[i] -= h.lr_t * m[i] / (v[i].sqrt() + h.eps) + h.decay * w[i];
     }
 }
 
@@ -50,6 +73,8 @@ impl Adam {
         // Bias correction folded into the step size.
         let t = self.t as i32;
         let lr_t = lr * (1.0 - b2.powi(t)).sqrt() / (1.0 - b1.powi(t));
+        let weights = Hyper { lr_t, b1, b2, eps, decay: lr * self.weight_decay };
+        let biases = Hyper { decay: 0.0, ..weights };
         let scale = 1.0 / batch as f32;
         // Rows are disjoint, so the touched ones are stepped in parallel (this is most of a
         // step's cost with small batches).
@@ -64,7 +89,7 @@ impl Adam {
                     .for_each(|(_, (((w, g), m), v))| {
                         let mut gs = [0.0f32; L1];
                         gs.iter_mut().zip(g).for_each(|(a, b)| *a = b * scale);
-                        step_slice(w, &gs, m, v, lr_t, b1, b2, eps);
+                        step_slice(w, &gs, m, v, weights);
                     });
             };
         sparse(&mut net.l1_w, &grad.l1_w, &mut self.m.l1_w, &mut self.v.l1_w, &|r| touched.row_touched(r));
@@ -74,9 +99,10 @@ impl Adam {
         let dense =
             net.tensors_mut().into_iter().zip(grad.tensors()).zip(self.m.tensors_mut()).zip(self.v.tensors_mut());
         // The first two tensors (first layer and factor) were stepped above.
-        for (((w, g), m), v) in dense.skip(2) {
+        for (i, (((w, g), m), v)) in dense.enumerate().skip(2) {
             let g: Vec<f32> = g.iter().map(|x| x * scale).collect();
-            step_slice(w, &g, m, v, lr_t, b1, b2, eps);
+            // Tensors 3, 5 and 7 are the dense weights; 2, 4, 6 and 8 biases.
+            step_slice(w, &g, m, v, if i % 2 == 1 { weights } else { biases });
         }
     }
 }

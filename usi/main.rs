@@ -1,5 +1,5 @@
 //! Kaname, a USI shogi engine: the binary. With no arguments it speaks USI on stdin/stdout;
-//! `bench`, `perft`, `go` and `help` are for people and scripts.
+//! `bench`, `perft`, `go`, `train` and `help` are for people and scripts.
 
 mod bench;
 mod gensfen;
@@ -8,6 +8,7 @@ mod output;
 mod parse;
 mod session;
 mod tools;
+mod train;
 
 use output::Output;
 use std::sync::Arc;
@@ -37,6 +38,8 @@ pub fn help_lines() -> Vec<String> {
         "                 [--random-plies MIN-MAX] [--max-plies N] [--hash MB] [--eval net|classical]",
         "                 [--eval-file F]   self-play training positions (PackedSfenValue)",
         "  kaname psv-dump <file> [n]      print PackedSfenValue records as text",
+        "  kaname train --data <psv...> --out <net.knn> [options]",
+        "                                  train the NNUE net (kaname train --help for options)",
         "  kaname options-markdown         print the options table (Markdown)",
         "  kaname help | --help            this text",
         "",
@@ -209,6 +212,10 @@ fn main() {
             Ok(lines) => Output::stdout().lines(lines),
             Err(e) => usage_error(&e),
         },
+        Some("train") if args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) => {
+            Output::stdout().lines(train::USAGE.lines())
+        }
+        Some("train") => train::cli(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
         Some(other) => usage_error(&format!("unknown command '{other}'")),

@@ -1,7 +1,7 @@
 //! Kaname's evaluation. Two evaluations sit behind one interface, `Evaluator`, which the
 //! search tells about every move it makes and unmakes and asks for values:
 //! - `classical`: material (Apery's values) plus king-pressure terms, hand-written;
-//! - `nnue`: a network trained from Kaname's own games (see `nnue`).
+//! - `nnue`: a network trained from Kaname's own games (see `nnue`; `train` is its trainer).
 //!
 //! Piece values (`piece_value`, `move_gain`, ...) are shared by both: the search's move
 //! ordering and pruning margins use them whatever evaluates the leaves.
@@ -11,6 +11,7 @@
 pub mod classical;
 mod evaluator;
 pub mod nnue;
+pub mod train;
 mod wide;
 
 pub use classical::{capture_gain, evaluate, hand_value, material, move_gain, piece_value, positional, Value};

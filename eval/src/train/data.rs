@@ -1,0 +1,371 @@
+//! Training data: PSV records read, filtered and turned into feature lists; the validation
+//! split and the deterministic shuffle.
+
+use crate::nnue::features::{self, ACTIVE_FEATURES};
+use engine::{move_from_move16, Color, PackedSfenValue, Position, PSV_BYTES};
+use rayon::prelude::*;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// One training position: the active features of both perspectives (side to move first) and
+/// its labels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Active features from the side to move's perspective.
+    pub stm: [u16; ACTIVE_FEATURES],
+    /// Active features from the other side's perspective.
+    pub nstm: [u16; ACTIVE_FEATURES],
+    /// Search score, side to move's view, Kaname units (a pawn is 90).
+    pub score: i16,
+    /// Game result, side to move's view: 1 win, 0 draw, -1 loss.
+    pub result: i8,
+}
+
+impl Sample {
+    /// The sample of `pos` with these labels, or `None` when the position does not hold all
+    /// 40 pieces (the feature lists have a fixed length).
+    pub fn new(pos: &Position, score: i16, result: i8) -> Option<Sample> {
+        let us = pos.side_to_move();
+        let stm = feature_array(pos, us)?;
+        let nstm = feature_array(pos, !us)?;
+        Some(Sample { stm, nstm, score, result })
+    }
+}
+
+/// The `ACTIVE_FEATURES` features of `pos` from `c`'s perspective, if there are exactly that many.
+fn feature_array(pos: &Position, c: Color) -> Option<[u16; ACTIVE_FEATURES]> {
+    let mut out = [0u16; ACTIVE_FEATURES];
+    let mut n = 0;
+    features::for_each_active(pos, c, |f| {
+        if n < ACTIVE_FEATURES {
+            // NUM_FEATURES (21096) fits a u16.
+            out[n] = f as u16;
+        }
+        n += 1;
+    });
+    (n == ACTIVE_FEATURES).then_some(out)
+}
+
+/// Which records to keep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Filter {
+    /// Skip positions whose |score| is above this (decided positions teach little and their
+    /// scores are clamped or adjudicated).
+    pub max_score: i32,
+    /// Skip positions whose recorded best move is a capture (a quiet-position filter: the
+    /// static evaluation of a position in the middle of an exchange is not its search score).
+    pub quiet_only: bool,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter { max_score: 3000, quiet_only: false }
+    }
+}
+
+/// What loading saw: how many records were read and why some were dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    /// Records read.
+    pub read: u64,
+    /// Records kept.
+    pub kept: u64,
+    /// Records whose packed position did not decode.
+    pub bad_position: u64,
+    /// Records whose result is not -1, 0 or 1.
+    pub bad_result: u64,
+    /// Positions without all 40 pieces (handicap data).
+    pub incomplete: u64,
+    /// Positions with the side to move in check.
+    pub in_check: u64,
+    /// Positions beyond the score limit.
+    pub big_score: u64,
+    /// Positions whose recorded move is a capture (only with the quiet filter).
+    pub capture: u64,
+    /// Records whose move is not legal in their position (kept: the score does not depend on it).
+    pub illegal_move: u64,
+}
+
+impl LoadStats {
+    fn add(&mut self, o: &LoadStats) {
+        self.read += o.read;
+        self.kept += o.kept;
+        self.bad_position += o.bad_position;
+        self.bad_result += o.bad_result;
+        self.incomplete += o.incomplete;
+        self.in_check += o.in_check;
+        self.big_score += o.big_score;
+        self.capture += o.capture;
+        self.illegal_move += o.illegal_move;
+    }
+}
+
+impl fmt::Display for LoadStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "read {}, kept {}; dropped: undecodable {}, bad result {}, not 40 pieces {}, in check {}, \
+             |score| too big {}, capture {}; illegal recorded move (kept) {}",
+            self.read,
+            self.kept,
+            self.bad_position,
+            self.bad_result,
+            self.incomplete,
+            self.in_check,
+            self.big_score,
+            self.capture,
+            self.illegal_move
+        )
+    }
+}
+
+/// Why the data could not be loaded.
+#[derive(Debug)]
+pub enum DataError {
+    /// A file could not be opened or read.
+    Io(PathBuf, std::io::Error),
+    /// A file's length is not a multiple of 40 bytes.
+    PartialRecord(PathBuf, u64),
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            DataError::PartialRecord(p, n) => {
+                write!(f, "{}: {n} bytes is not a whole number of 40-byte PSV records", p.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
+
+/// Decodes and filters one record; `None` with the reason counted in `stats`.
+pub fn decode(rec: &[u8; PSV_BYTES], filter: &Filter, stats: &mut LoadStats) -> Option<Sample> {
+    stats.read += 1;
+    let r = PackedSfenValue::from_bytes(rec);
+    let Ok(pos) = r.position() else {
+        stats.bad_position += 1;
+        return None;
+    };
+    if !(-1..=1).contains(&r.game_result) {
+        stats.bad_result += 1;
+        return None;
+    }
+    if pos.in_check() {
+        stats.in_check += 1;
+        return None;
+    }
+    if (r.score as i32).abs() > filter.max_score {
+        stats.big_score += 1;
+        return None;
+    }
+    match move_from_move16(&pos, r.move16) {
+        None => stats.illegal_move += 1,
+        Some(m) if filter.quiet_only && pos.is_capture(m) => {
+            stats.capture += 1;
+            return None;
+        }
+        Some(_) => {}
+    }
+    let Some(s) = Sample::new(&pos, r.score, r.game_result) else {
+        stats.incomplete += 1;
+        return None;
+    };
+    stats.kept += 1;
+    Some(s)
+}
+
+/// Decodes a buffer of whole records in parallel, keeping their order.
+pub fn decode_all(bytes: &[u8], filter: &Filter) -> (Vec<Sample>, LoadStats) {
+    // Chunks of 4096 records: large enough to amortise rayon, small enough to balance.
+    let parts: Vec<(Vec<Sample>, LoadStats)> = bytes
+        .par_chunks(PSV_BYTES * 4096)
+        .map(|chunk| {
+            let mut stats = LoadStats::default();
+            let v = chunk
+                .chunks_exact(PSV_BYTES)
+                .filter_map(|rec| decode(rec.try_into().expect("40-byte chunk"), filter, &mut stats))
+                .collect();
+            (v, stats)
+        })
+        .collect();
+    let mut stats = LoadStats::default();
+    let mut all = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    for (v, s) in parts {
+        all.extend(v);
+        stats.add(&s);
+    }
+    (all, stats)
+}
+
+/// Reads at most `limit` records (all with `None`) from the PSV files in order.
+pub fn load(paths: &[PathBuf], filter: &Filter, limit: Option<u64>) -> Result<(Vec<Sample>, LoadStats), DataError> {
+    let mut samples = Vec::new();
+    let mut stats = LoadStats::default();
+    let mut left = limit.unwrap_or(u64::MAX);
+    for path in paths {
+        if left == 0 {
+            break;
+        }
+        let bytes = read_records(path, left)?;
+        left -= (bytes.len() / PSV_BYTES) as u64;
+        let (v, s) = decode_all(&bytes, filter);
+        samples.extend(v);
+        stats.add(&s);
+    }
+    Ok((samples, stats))
+}
+
+/// The first `max` whole records of `path`.
+fn read_records(path: &Path, max: u64) -> Result<Vec<u8>, DataError> {
+    let io = |e| DataError::Io(path.to_path_buf(), e);
+    let f = std::fs::File::open(path).map_err(io)?;
+    let len = f.metadata().map_err(io)?.len();
+    if len % PSV_BYTES as u64 != 0 {
+        return Err(DataError::PartialRecord(path.to_path_buf(), len));
+    }
+    let want = len.min(max.saturating_mul(PSV_BYTES as u64));
+    let mut bytes = Vec::with_capacity(want as usize);
+    f.take(want).read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
+}
+
+/// SplitMix64: a small, fast, seedable generator (shuffles and initial weights), so runs
+/// repeat exactly for a given `--seed`.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator with this seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn next_f32(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in 0..n (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// Fisher-Yates shuffle.
+pub fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.below(i + 1));
+    }
+}
+
+/// Records per validation block.
+const VAL_BLOCK: usize = 2048;
+
+/// Splits samples (in file order) into training and validation sets. Whole blocks of
+/// `VAL_BLOCK` consecutive samples go to validation, chosen by the seed, because positions of
+/// one game are consecutive and alike: a per-position split would put near-copies of training
+/// positions into the validation set and flatter it.
+pub fn split(samples: Vec<Sample>, fraction: f64, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
+    if fraction <= 0.0 {
+        return (samples, Vec::new());
+    }
+    let mut rng = Rng::new(seed ^ 0x5a5a_0000_7777_1234);
+    let mut train = Vec::with_capacity(samples.len());
+    let mut val = Vec::new();
+    for block in samples.chunks(VAL_BLOCK) {
+        if (rng.next_f32() as f64) < fraction {
+            val.extend_from_slice(block);
+        } else {
+            train.extend_from_slice(block);
+        }
+    }
+    // Tiny data sets (tests) may draw no block: take the last block then.
+    if val.is_empty() && train.len() > 1 {
+        let n = ((train.len() as f64 * fraction).ceil() as usize).clamp(1, train.len() - 1);
+        val = train.split_off(train.len() - n);
+    }
+    (train, val)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::pack;
+
+    /// The start position after `moves`.
+    fn after(moves: &[&str]) -> Position {
+        let mut pos = Position::startpos();
+        for m in moves {
+            let mv = pos.parse_usi_move(m).unwrap();
+            pos.do_move(mv);
+        }
+        pos
+    }
+
+    fn record(pos: &Position, score: i16, m: &str, result: i8) -> [u8; PSV_BYTES] {
+        let mv = pos.parse_usi_move(m).map(|m| m.to_u16()).unwrap_or(0);
+        PackedSfenValue { sfen: pack(pos).unwrap(), score, move16: mv, game_ply: 10, game_result: result, padding: 0 }
+            .to_bytes()
+    }
+
+    /// Each filter drops exactly the records it should.
+    #[test]
+    fn filter_counts() {
+        let start = &Position::startpos();
+        let capture = &after(&["7g7f", "3c3d"]); // 8h2b+ takes the bishop
+        let check = &after(&["7g7f", "3c3d", "8h3c"]); // the bishop on 3c checks 5a
+        assert!(check.in_check());
+        let mut bytes = Vec::new();
+        bytes.extend(record(start, 50, "7g7f", 1));
+        bytes.extend(record(start, 4000, "7g7f", 1)); // big score
+        bytes.extend(record(capture, 10, "8h2b+", -1)); // capture
+        bytes.extend(record(check, 10, "2b3c", 0)); // in check
+        bytes.extend(record(start, 10, "1a1b", 0)); // illegal move, kept
+        bytes.extend(record(start, 10, "7g7f", 5)); // bad result
+        let mut bad = [0xffu8; PSV_BYTES];
+        bad[32..].fill(0);
+        bytes.extend(bad); // undecodable
+        let (v, s) = decode_all(&bytes, &Filter::default());
+        assert_eq!((s.read, s.kept, v.len() as u64), (7, 3, 3));
+        assert_eq!((s.big_score, s.in_check, s.illegal_move, s.bad_result, s.bad_position), (1, 1, 1, 1, 1));
+        let (v, s) = decode_all(&bytes, &Filter { max_score: 5000, quiet_only: true });
+        assert_eq!((s.kept, s.capture, s.big_score, v.len()), (3, 1, 0, 3));
+    }
+
+    #[test]
+    fn sample_features_match_the_feature_set() {
+        let pos = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2").unwrap();
+        let s = Sample::new(&pos, 0, 0).unwrap();
+        let want: Vec<u16> = features::active(&pos, Color::White).iter().map(|&f| f as u16).collect();
+        assert_eq!(s.stm.to_vec(), want);
+    }
+
+    #[test]
+    fn split_and_shuffle_are_deterministic() {
+        let pos = Position::startpos();
+        let samples: Vec<Sample> = (0..10_000).map(|i| Sample::new(&pos, i as i16, 0).unwrap()).collect();
+        let (t1, v1) = split(samples.clone(), 0.1, 7);
+        let (t2, v2) = split(samples, 0.1, 7);
+        assert_eq!((t1.len() + v1.len(), t1 == t2, v1 == v2), (10_000, true, true));
+        assert!(!v1.is_empty());
+        let mut a: Vec<u32> = (0..100).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, &mut Rng::new(3));
+        shuffle(&mut b, &mut Rng::new(3));
+        assert_eq!(a, b);
+        assert_ne!(a, (0..100).collect::<Vec<u32>>());
+    }
+}

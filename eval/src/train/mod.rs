@@ -1,0 +1,813 @@
+//! `kaname train`: a CPU trainer for the network of `nnue`, in Rust.
+//!
+//! - **Data** (`data`): YaneuraOu PSV records; positions in check, beyond `--max-score` or
+//!   (optionally) whose best move captures are dropped; the features of both perspectives
+//!   (side to move first) are computed once. Whole blocks of consecutive records are held out
+//!   for validation (`--val-fraction`), the rest is shuffled every epoch with `--seed`.
+//! - **Target**: p = lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2, where K,
+//!   the logistic scale of the teacher's scores, is fitted to the data at start (the K of
+//!   P(win) = sigmoid(score / K) that best predicts the game results, printed every run,
+//!   overridable with `--scale`). On the shared classical self-play data (|score| <= 3000)
+//!   K = 1197: the shallow teacher's scores are far from decisive. Since the net's win rate
+//!   is sigmoid(eval / OUTPUT_SCALE) with OUTPUT_SCALE = 600, its evaluations come out at about
+//!   600 / K (one half) of the teacher's scores for the same win rate. lambda defaults
+//!   to 0.75: mostly the teacher's score, which is far less noisy than one game's result,
+//!   with enough of the result to correct the teacher's systematic errors.
+//! - **Loss**: cross-entropy between sigmoid(y) and p, y being the net's output logit (the
+//!   evaluation is y * OUTPUT_SCALE). Its gradient with respect to y is simply
+//!   sigmoid(y) - p, which does not vanish when the net is confidently wrong, unlike MSE on
+//!   win rates (whose gradient carries a factor q(1 - q)). Printed losses are nats per
+//!   position; the target's own entropy (the least reachable loss) is printed beside them.
+//! - **Model** (`model`): the float twin of the quantised net plus a bucket-independent
+//!   factor table folded in on export; weights clipped after every step to what the
+//!   quantisation can hold.
+//! - **Optimiser** (`optim`): Adam, lazily on touched first-layer rows; learning rate
+//!   `--lr` times `--lr-decay` per epoch.
+//! - **Parallelism**: each batch is cut into one slice per thread; every thread accumulates
+//!   its own gradients (first layer sparsely), and they are summed in thread order, so a run
+//!   repeats exactly for a given seed and thread count.
+//! - **Output**: the quantised net (`netfile`) of the epoch with the best validation loss so
+//!   far (training may overfit: 1.45 M positions come from only about 20,000 games) and the
+//!   latest epoch's as `<out>.last.knn`, a float checkpoint per epoch
+//!   (`--checkpoint-dir`, for `--resume`), and a CSV of the loss curve beside the net. Every
+//!   epoch the exported net is also evaluated with the integer forward pass
+//!   (`model::quant_forward`) on the validation set, so the file written is the file checked.
+
+pub mod data;
+pub mod model;
+pub mod optim;
+
+use crate::nnue::netfile::{self, NetFileError};
+use crate::nnue::QuantNet;
+use data::{DataError, Filter, LoadStats, Rng, Sample};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use model::{quant_forward, Activations, FloatNet, Touched};
+use optim::Adam;
+use rayon::prelude::*;
+use std::fmt;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Everything `kaname train` can be told.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// PSV files, read in order.
+    pub data: Vec<PathBuf>,
+    /// Where the quantised net goes (the loss curve goes beside it, `.csv`).
+    pub out: PathBuf,
+    /// Epochs to train (in total, counting those of a resumed checkpoint).
+    pub epochs: usize,
+    /// Positions per batch.
+    pub batch: usize,
+    /// Adam's learning rate in the first epoch.
+    pub lr: f32,
+    /// Learning-rate factor per epoch.
+    pub lr_decay: f32,
+    /// Weight of the teacher's score in the target (the rest is the game result).
+    pub lambda: f32,
+    /// Decoupled weight decay (AdamW) per unit of learning rate.
+    pub weight_decay: f32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Which records to keep.
+    pub filter: Filter,
+    /// Share of the data held out for validation.
+    pub val_fraction: f64,
+    /// Seed of the shuffles, the split and the initial weights.
+    pub seed: u64,
+    /// Start from this net (`.knn`, dequantised) or float checkpoint.
+    pub init: Option<PathBuf>,
+    /// Resume this checkpoint (weights, optimiser, epoch count, scale).
+    pub resume: Option<PathBuf>,
+    /// Where checkpoints go (none written without it).
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Read only the first this many records.
+    pub limit: Option<u64>,
+    /// The logistic scale K of the scores; fitted to the data when `None`.
+    pub scale: Option<f32>,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            data: Vec::new(),
+            out: PathBuf::from("net.knn"),
+            epochs: 10,
+            batch: 1024,
+            lr: 1e-3,
+            lr_decay: 0.8,
+            lambda: 0.75,
+            weight_decay: 0.0,
+            threads: 1,
+            filter: Filter::default(),
+            val_fraction: 0.02,
+            seed: 1,
+            init: None,
+            resume: None,
+            checkpoint_dir: None,
+            limit: None,
+            scale: None,
+            progress: true,
+        }
+    }
+}
+
+/// Why training stopped.
+#[derive(Debug)]
+pub enum TrainError {
+    /// The training data could not be read.
+    Data(DataError),
+    /// No position survived the filters (or none is left for training).
+    NoData,
+    /// A net file could not be read or written.
+    NetFile(PathBuf, NetFileError),
+    /// A checkpoint or output file could not be read or written.
+    Io(PathBuf, std::io::Error),
+    /// A checkpoint is damaged or of another shape.
+    BadCheckpoint(PathBuf, String),
+    /// The thread pool could not be built.
+    Threads(String),
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::Data(e) => write!(f, "training data: {e}"),
+            TrainError::NoData => write!(f, "no training positions left after filtering"),
+            TrainError::NetFile(p, e) => write!(f, "{}: {e}", p.display()),
+            TrainError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            TrainError::BadCheckpoint(p, why) => write!(f, "{}: bad checkpoint: {why}", p.display()),
+            TrainError::Threads(e) => write!(f, "thread pool: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochStats {
+    /// 1-based epoch number.
+    pub epoch: usize,
+    /// Mean training loss over the epoch (with the weights as they moved).
+    pub train_loss: f64,
+    /// Validation loss of the float net after the epoch.
+    pub val_loss: f64,
+    /// Validation loss of the exported, quantised net.
+    pub val_loss_quant: f64,
+    /// Largest |float - quantised| evaluation over the validation set, Kaname units.
+    pub max_eval_error: f64,
+    /// Learning rate used.
+    pub lr: f32,
+    /// Seconds spent training (not validating).
+    pub seconds: f64,
+    /// Training positions per second.
+    pub positions_per_second: f64,
+}
+
+/// A numerically stable cross-entropy of sigmoid(y) against p: softplus(y) - p * y.
+#[inline(always)]
+pub fn cross_entropy(y: f32, p: f32) -> f32 {
+    y.max(0.0) + (-y.abs()).exp().ln_1p() - p * y
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of `s` (see the module doc).
+#[inline(always)]
+pub fn target(s: &Sample, scale: f32, lambda: f32) -> f32 {
+    lambda * sigmoid(s.score as f32 / scale) + (1.0 - lambda) * (s.result as f32 + 1.0) * 0.5
+}
+
+/// Mean cross-entropy of predicting the results with sigmoid(score / k).
+fn result_loss(samples: &[Sample], k: f32) -> f64 {
+    let sum: f64 =
+        samples.par_iter().map(|s| cross_entropy(s.score as f32 / k, (s.result as f32 + 1.0) * 0.5) as f64).sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The logistic scale K that best predicts the game results from the scores (golden-section
+/// search on ln K over 10..100000; the loss is unimodal in K).
+pub fn fit_scale(samples: &[Sample]) -> f32 {
+    let (mut a, mut b) = (10f64.ln(), 100_000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let f = |x: f64| result_loss(samples, x.exp() as f32);
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..40 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = f(d);
+        }
+    }
+    ((a + b) / 2.0).exp() as f32
+}
+
+/// The loss of predicting sigmoid(score / K) itself: what mimicking the teacher exactly gives.
+pub fn teacher_loss(samples: &[Sample], scale: f32, lambda: f32) -> f64 {
+    let sum: f64 =
+        samples.par_iter().map(|s| cross_entropy(s.score as f32 / scale, target(s, scale, lambda)) as f64).sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// One thread's gradient accumulator.
+struct Worker {
+    grad: FloatNet,
+    touched: Touched,
+    act: Activations,
+}
+
+impl Worker {
+    fn new() -> Worker {
+        Worker { grad: FloatNet::zeros(), touched: Touched::default(), act: Activations::default() }
+    }
+
+    /// Forward and backward over `batch`; returns the summed loss.
+    fn accumulate(&mut self, net: &FloatNet, batch: &[Sample], scale: f32, lambda: f32) -> f64 {
+        let mut loss = 0.0f64;
+        for s in batch {
+            let y = net.forward(s, &mut self.act);
+            let p = target(s, scale, lambda);
+            loss += cross_entropy(y, p) as f64;
+            net.backward(s, &self.act, sigmoid(y) - p, &mut self.grad, &mut self.touched);
+        }
+        loss
+    }
+
+    /// Adds this worker's gradients into `main` and clears them.
+    fn drain_into(&mut self, main: &mut Worker) {
+        let g = &mut self.grad;
+        for &r in &self.touched.rows {
+            let r = r as usize * crate::nnue::L1..(r as usize + 1) * crate::nnue::L1;
+            main.grad.l1_w[r.clone()].iter_mut().zip(&g.l1_w[r.clone()]).for_each(|(a, b)| *a += b);
+            g.l1_w[r].fill(0.0);
+        }
+        for &r in &self.touched.factor_rows {
+            let r = r as usize * crate::nnue::L1..(r as usize + 1) * crate::nnue::L1;
+            main.grad.factor[r.clone()].iter_mut().zip(&g.factor[r.clone()]).for_each(|(a, b)| *a += b);
+            g.factor[r].fill(0.0);
+        }
+        self.touched.rows.iter().for_each(|&r| main.touched.mark_row(r as usize));
+        self.touched.factor_rows.iter().for_each(|&r| main.touched.mark_factor_row(r as usize));
+        self.touched.clear();
+        for (a, b) in main.grad.tensors_mut().into_iter().zip(g.tensors_mut()).skip(2) {
+            a.iter_mut().zip(b.iter_mut()).for_each(|(x, y)| {
+                *x += *y;
+                *y = 0.0;
+            });
+        }
+    }
+
+    /// Clears the gradients after a step.
+    fn clear(&mut self) {
+        let l1 = crate::nnue::L1;
+        for &r in &self.touched.rows {
+            self.grad.l1_w[r as usize * l1..(r as usize + 1) * l1].fill(0.0);
+        }
+        for &r in &self.touched.factor_rows {
+            self.grad.factor[r as usize * l1..(r as usize + 1) * l1].fill(0.0);
+        }
+        self.touched.clear();
+        for t in self.grad.tensors_mut().into_iter().skip(2) {
+            t.fill(0.0);
+        }
+    }
+}
+
+/// The state that training changes: weights, optimiser, epochs done, the target's constants.
+pub struct Trainer {
+    /// The float net.
+    pub net: FloatNet,
+    /// The optimiser's state.
+    pub adam: Adam,
+    /// Epochs completed.
+    pub epoch: usize,
+    /// Logistic scale K of the scores.
+    pub scale: f32,
+    /// Weight of the score in the target.
+    pub lambda: f32,
+    workers: Vec<Worker>,
+}
+
+impl Trainer {
+    /// A trainer for `net` (fresh optimiser).
+    pub fn new(net: FloatNet, scale: f32, lambda: f32) -> Trainer {
+        Trainer { net, adam: Adam::default(), epoch: 0, scale, lambda, workers: Vec::new() }
+    }
+
+    /// Mean loss of the float net over `samples`.
+    pub fn loss(&self, samples: &[Sample]) -> f64 {
+        let sum: f64 = samples
+            .par_chunks(1024)
+            .map(|c| {
+                let mut act = Activations::default();
+                c.iter()
+                    .map(|s| cross_entropy(self.net.forward(s, &mut act), target(s, self.scale, self.lambda)) as f64)
+                    .sum::<f64>()
+            })
+            .sum();
+        sum / samples.len().max(1) as f64
+    }
+
+    /// Mean loss of the quantised net `q` over `samples`, and the largest difference between
+    /// its evaluations and the float net's (Kaname units).
+    pub fn quant_loss(&self, q: &QuantNet, samples: &[Sample]) -> (f64, f64) {
+        let qab = (crate::nnue::QA * crate::nnue::QB) as f32;
+        let (sum, max) = samples
+            .par_chunks(1024)
+            .map(|c| {
+                let mut act = Activations::default();
+                c.iter().fold((0.0f64, 0.0f64), |(sum, max), s| {
+                    let raw = quant_forward(q, s);
+                    let yq = raw as f32 / qab;
+                    let yf = self.net.forward(s, &mut act);
+                    let diff = (model::raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64).abs();
+                    (sum + cross_entropy(yq, target(s, self.scale, self.lambda)) as f64, max.max(diff))
+                })
+            })
+            .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+        (sum / samples.len().max(1) as f64, max)
+    }
+
+    /// Mean entropy of the targets: the loss a perfect net would have.
+    pub fn target_entropy(&self, samples: &[Sample]) -> f64 {
+        let sum: f64 = samples
+            .iter()
+            .map(|s| {
+                let p = target(s, self.scale, self.lambda).clamp(1e-7, 1.0 - 1e-7) as f64;
+                -(p * p.ln() + (1.0 - p) * (1.0 - p).ln())
+            })
+            .sum();
+        sum / samples.len().max(1) as f64
+    }
+
+    /// One pass over `train` (shuffled first with `rng`) in batches of `batch`; returns the
+    /// mean training loss. Runs on the current rayon pool.
+    pub fn train_epoch(
+        &mut self,
+        train: &mut [Sample],
+        batch: usize,
+        lr: f32,
+        rng: &mut Rng,
+        bar: &ProgressBar,
+    ) -> f64 {
+        data::shuffle(train, rng);
+        let threads = rayon::current_num_threads().max(1);
+        while self.workers.len() < threads {
+            self.workers.push(Worker::new());
+        }
+        let mut total = 0.0;
+        for b in train.chunks(batch.max(1)) {
+            let per = b.len().div_ceil(threads);
+            let (net, scale, lambda) = (&self.net, self.scale, self.lambda);
+            let losses: Vec<f64> = self.workers[..threads]
+                .par_iter_mut()
+                .zip(b.par_chunks(per.max(1)))
+                .map(|(w, chunk)| w.accumulate(net, chunk, scale, lambda))
+                .collect();
+            total += losses.iter().sum::<f64>();
+            let (main, rest) = self.workers.split_first_mut().expect("one worker at least");
+            for w in rest.iter_mut() {
+                if !w.touched.rows.is_empty() {
+                    w.drain_into(main);
+                }
+            }
+            self.adam.step(&mut self.net, &main.grad, &main.touched, b.len(), lr);
+            self.net.clip();
+            main.clear();
+            bar.inc(b.len() as u64);
+        }
+        self.epoch += 1;
+        total / train.len().max(1) as f64
+    }
+}
+
+/// Checkpoint magic.
+const CKPT_MAGIC: &[u8; 8] = b"KANAMECK";
+/// Checkpoint format version.
+const CKPT_VERSION: u32 = 1;
+
+/// Writes the float state (net, Adam moments, counters, target constants) to `path`.
+pub fn save_checkpoint(t: &Trainer, path: &Path) -> Result<(), TrainError> {
+    let io = |e| TrainError::Io(path.to_path_buf(), e);
+    let tmp = path.with_extension("tmp");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
+    let mut head = Vec::new();
+    head.extend_from_slice(CKPT_MAGIC);
+    head.extend_from_slice(&CKPT_VERSION.to_le_bytes());
+    head.extend_from_slice(&(t.epoch as u64).to_le_bytes());
+    head.extend_from_slice(&t.adam.t.to_le_bytes());
+    head.extend_from_slice(&t.scale.to_le_bytes());
+    head.extend_from_slice(&t.lambda.to_le_bytes());
+    w.write_all(&head).map_err(io)?;
+    for tensor in t.net.tensors().into_iter().chain(t.adam.m.tensors()).chain(t.adam.v.tensors()) {
+        w.write_all(&(tensor.len() as u64).to_le_bytes()).map_err(io)?;
+        let bytes: Vec<u8> = tensor.iter().flat_map(|x| x.to_le_bytes()).collect();
+        w.write_all(&bytes).map_err(io)?;
+    }
+    w.flush().map_err(io)?;
+    drop(w);
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Reads a checkpoint written by `save_checkpoint`.
+pub fn load_checkpoint(path: &Path) -> Result<Trainer, TrainError> {
+    let bad = |why: &str| TrainError::BadCheckpoint(path.to_path_buf(), why.to_string());
+    let mut r = std::io::BufReader::new(std::fs::File::open(path).map_err(|e| TrainError::Io(path.to_path_buf(), e))?);
+    let mut head = [0u8; 8 + 4 + 8 + 8 + 4 + 4];
+    r.read_exact(&mut head).map_err(|_| bad("truncated header"))?;
+    if &head[..8] != CKPT_MAGIC {
+        return Err(bad("bad magic"));
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+    let u64_at = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
+    if u32_at(8) != CKPT_VERSION {
+        return Err(bad("unsupported version"));
+    }
+    let mut t = Trainer::new(FloatNet::zeros(), f32::from_bits(u32_at(28)), f32::from_bits(u32_at(32)));
+    t.epoch = u64_at(12) as usize;
+    t.adam.t = u64_at(20);
+    let Trainer { net, adam, .. } = &mut t;
+    let tensors = net.tensors_mut().into_iter().chain(adam.m.tensors_mut()).chain(adam.v.tensors_mut());
+    for tensor in tensors {
+        let mut len = [0u8; 8];
+        r.read_exact(&mut len).map_err(|_| bad("truncated"))?;
+        if u64::from_le_bytes(len) != tensor.len() as u64 {
+            return Err(bad("tensor of the wrong size"));
+        }
+        let mut bytes = vec![0u8; tensor.len() * 4];
+        r.read_exact(&mut bytes).map_err(|_| bad("truncated"))?;
+        for (x, b) in tensor.iter_mut().zip(bytes.chunks_exact(4)) {
+            *x = f32::from_le_bytes(b.try_into().expect("4 bytes"));
+        }
+    }
+    if r.read(&mut [0u8; 1]).map_err(|e| TrainError::Io(path.to_path_buf(), e))? != 0 {
+        return Err(bad("trailing data"));
+    }
+    Ok(t)
+}
+
+/// The float net stored in `path`: a `.knn` net file (dequantised) or a checkpoint.
+pub fn load_init(path: &Path) -> Result<FloatNet, TrainError> {
+    let mut magic = [0u8; 8];
+    let mut f = std::fs::File::open(path).map_err(|e| TrainError::Io(path.to_path_buf(), e))?;
+    f.read_exact(&mut magic).map_err(|e| TrainError::Io(path.to_path_buf(), e))?;
+    if &magic == CKPT_MAGIC {
+        Ok(load_checkpoint(path)?.net)
+    } else {
+        let q = netfile::load(path).map_err(|e| TrainError::NetFile(path.to_path_buf(), e))?;
+        Ok(FloatNet::dequantize(&q))
+    }
+}
+
+/// The loss curve's CSV path: the net's path with `.csv`.
+pub fn csv_path(out: &Path) -> PathBuf {
+    out.with_extension("csv")
+}
+
+fn progress_bar(len: u64, show: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if !show {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, ETA {eta} {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// What a finished run reports.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    /// Loading statistics.
+    pub stats: LoadStats,
+    /// Training and validation positions.
+    pub sizes: (usize, usize),
+    /// The logistic scale used.
+    pub scale: f32,
+    /// Every epoch trained in this run.
+    pub epochs: Vec<EpochStats>,
+}
+
+/// Runs a whole training as configured, logging lines through `log`.
+pub fn run(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<TrainReport, TrainError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.max(1))
+        .build()
+        .map_err(|e| TrainError::Threads(e.to_string()))?;
+    pool.install(|| run_in_pool(cfg, log))
+}
+
+fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<TrainReport, TrainError> {
+    let t0 = Instant::now();
+    let (samples, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit).map_err(TrainError::Data)?;
+    log(&format!("data: {stats} ({:.1} s)", t0.elapsed().as_secs_f64()));
+    let (mut train, val) = data::split(samples, cfg.val_fraction, cfg.seed);
+    if train.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    log(&format!("split: {} training, {} validation positions", train.len(), val.len()));
+    let fitted = fit_scale(&train);
+    log(&format!(
+        "logistic fit of the game result on the score: K = {fitted:.1} (P(win) = sigmoid(score / K)), \
+         result loss {:.4} at K",
+        result_loss(&train, fitted)
+    ));
+    let mut trainer = match &cfg.resume {
+        Some(p) => {
+            let t = load_checkpoint(p)?;
+            log(&format!("resumed {} after epoch {} (K = {:.1})", p.display(), t.epoch, t.scale));
+            t
+        }
+        None => {
+            let net = match &cfg.init {
+                Some(p) => {
+                    log(&format!("initial weights from {}", p.display()));
+                    load_init(p)?
+                }
+                None => FloatNet::random(&mut Rng::new(cfg.seed)),
+            };
+            Trainer::new(net, cfg.scale.unwrap_or(fitted), cfg.lambda)
+        }
+    };
+    if let Some(k) = cfg.scale {
+        trainer.scale = k;
+    }
+    trainer.adam.weight_decay = cfg.weight_decay;
+    log(&format!(
+        "target: lambda {} x sigmoid(score / {:.1}) + result; validation target entropy {:.5}",
+        trainer.lambda,
+        trainer.scale,
+        trainer.target_entropy(&val)
+    ));
+    if !val.is_empty() {
+        log(&format!(
+            "epoch {} validation loss {:.5}; a net reproducing the teacher's scores exactly would have {:.5}",
+            trainer.epoch,
+            trainer.loss(&val),
+            teacher_loss(&val, trainer.scale, trainer.lambda)
+        ));
+    }
+    let csv = csv_path(&cfg.out);
+    let mut rows =
+        vec!["epoch,train_loss,val_loss,val_loss_quant,max_eval_error,lr,seconds,positions_per_s".to_string()];
+    let mut epochs = Vec::new();
+    let mut rng = Rng::new(cfg.seed.wrapping_add(trainer.epoch as u64 * 0x1234_5678));
+    while trainer.epoch < cfg.epochs {
+        let lr = cfg.lr * cfg.lr_decay.powi(trainer.epoch as i32);
+        let bar = progress_bar(train.len() as u64, cfg.progress);
+        bar.set_message(format!("epoch {}", trainer.epoch + 1));
+        let start = Instant::now();
+        let train_loss = trainer.train_epoch(&mut train, cfg.batch, lr, &mut rng, &bar);
+        let seconds = start.elapsed().as_secs_f64();
+        bar.finish_and_clear();
+        let q = trainer.net.quantize();
+        let val_loss = trainer.loss(&val);
+        let (val_loss_quant, max_eval_error) = trainer.quant_loss(&q, &val);
+        let e = EpochStats {
+            epoch: trainer.epoch,
+            train_loss,
+            val_loss,
+            val_loss_quant,
+            max_eval_error,
+            lr,
+            seconds,
+            positions_per_second: train.len() as f64 / seconds.max(1e-9),
+        };
+        log(&format!(
+            "epoch {} train {:.5} val {:.5} val(quantised) {:.5} max |eval error| {:.1} lr {:.2e} {:.1} s {:.0} pos/s",
+            e.epoch,
+            e.train_loss,
+            e.val_loss,
+            e.val_loss_quant,
+            e.max_eval_error,
+            e.lr,
+            e.seconds,
+            e.positions_per_second
+        ));
+        rows.push(format!(
+            "{},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.1},{:.0}",
+            e.epoch,
+            e.train_loss,
+            e.val_loss,
+            e.val_loss_quant,
+            e.max_eval_error,
+            e.lr,
+            e.seconds,
+            e.positions_per_second
+        ));
+        // The net file keeps the epoch with the best quantised validation loss (later epochs
+        // may overfit); `<out>.last.knn` is always the latest.
+        let best = val.is_empty() || epochs.iter().all(|b: &EpochStats| e.val_loss_quant < b.val_loss_quant);
+        epochs.push(e);
+        if best {
+            log(&format!("epoch {} is the best so far: written to {}", e.epoch, cfg.out.display()));
+        }
+        write_outputs(cfg, &trainer, &q, best, &csv, &rows)?;
+    }
+    Ok(TrainReport { stats, sizes: (train.len(), val.len()), scale: trainer.scale, epochs })
+}
+
+/// The path of the latest epoch's net: `<out>.last.knn`.
+pub fn last_path(out: &Path) -> PathBuf {
+    out.with_extension("last.knn")
+}
+
+/// Writes the nets (the best one if `best`), the loss curve and (if asked) a checkpoint after
+/// an epoch.
+fn write_outputs(
+    cfg: &TrainConfig,
+    t: &Trainer,
+    q: &QuantNet,
+    best: bool,
+    csv: &Path,
+    rows: &[String],
+) -> Result<(), TrainError> {
+    let last = last_path(&cfg.out);
+    netfile::save(q, &last).map_err(|e| TrainError::NetFile(last.clone(), e))?;
+    if best {
+        netfile::save(q, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
+    }
+    std::fs::write(csv, rows.join("\n") + "\n").map_err(|e| TrainError::Io(csv.to_path_buf(), e))?;
+    if let Some(dir) = &cfg.checkpoint_dir {
+        std::fs::create_dir_all(dir).map_err(|e| TrainError::Io(dir.clone(), e))?;
+        save_checkpoint(t, &dir.join(format!("epoch-{}.ckpt", t.epoch)))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Color, MoveList, Position};
+
+    /// Positions from random playouts, labelled with the material balance (side to move's
+    /// view) and a result that agrees with its sign: a label a net can learn quickly.
+    fn material_samples(n: usize, seed: u64) -> Vec<Sample> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            let mut pos = Position::startpos();
+            for _ in 0..120 {
+                let mut list = MoveList::new();
+                engine::generate_legal(&pos, &mut list);
+                if list.as_slice().is_empty() || out.len() >= n {
+                    break;
+                }
+                let m = list.as_slice()[rng.below(list.as_slice().len())];
+                pos.do_move(m);
+                if pos.in_check() {
+                    continue;
+                }
+                let black = crate::material(&pos);
+                let v = if pos.side_to_move() == Color::Black { black } else { -black };
+                let v = v.clamp(-3000, 3000);
+                if let Some(s) = Sample::new(&pos, v as i16, v.signum() as i8) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    fn quiet_bar() -> ProgressBar {
+        ProgressBar::hidden()
+    }
+
+    /// Training and validation losses both fall within a few epochs on a small synthetic set.
+    #[test]
+    fn training_loss_falls() {
+        let samples = material_samples(6000, 5);
+        let (mut train, val) = data::split(samples, 0.1, 1);
+        let mut t = Trainer::new(FloatNet::random(&mut Rng::new(1)), 400.0, 0.75);
+        let (train_before, val_before) = (t.loss(&train), t.loss(&val));
+        let mut rng = Rng::new(2);
+        for _ in 0..3 {
+            t.train_epoch(&mut train, 256, 1e-3, &mut rng, &quiet_bar());
+        }
+        let (train_after, val_after) = (t.loss(&train), t.loss(&val));
+        eprintln!("train {train_before:.4} -> {train_after:.4}, validation {val_before:.4} -> {val_after:.4}");
+        assert!(train_after < train_before - 0.05, "training loss {train_before} -> {train_after}");
+        assert!(val_after < val_before - 0.01, "validation loss {val_before} -> {val_after}");
+    }
+
+    /// Same seed, same thread count, same net.
+    #[test]
+    fn training_is_deterministic() {
+        let samples = material_samples(600, 9);
+        let run = || {
+            let mut train = samples.clone();
+            let mut t = Trainer::new(FloatNet::random(&mut Rng::new(3)), 400.0, 0.75);
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+            pool.install(|| t.train_epoch(&mut train, 64, 1e-3, &mut Rng::new(4), &quiet_bar()));
+            t.net
+        };
+        assert!(run() == run());
+    }
+
+    /// The analytic gradient agrees with finite differences.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let samples = material_samples(8, 11);
+        let mut net = FloatNet::random(&mut Rng::new(6));
+        // Move the factor off zero so its gradient path is exercised too.
+        net.factor.iter_mut().enumerate().for_each(|(i, x)| *x = ((i % 7) as f32 - 3.0) * 0.01);
+        let (scale, lambda) = (400.0, 0.75);
+        let loss = |net: &FloatNet| -> f64 {
+            let mut act = Activations::default();
+            samples.iter().map(|s| cross_entropy(net.forward(s, &mut act), target(s, scale, lambda)) as f64).sum()
+        };
+        let mut w = Worker::new();
+        w.accumulate(&net, &samples, scale, lambda);
+        let f = samples[0].stm[3] as usize;
+        let fr = f % crate::nnue::features::FEATURES_PER_BUCKET;
+        let probes: [(usize, usize); 6] =
+            [(8, 0), (7, 5), (5, 100), (3, 7), (0, f * crate::nnue::L1 + 9), (1, fr * crate::nnue::L1 + 9)];
+        for (tensor, i) in probes {
+            let analytic = w.grad.tensors()[tensor][i] as f64;
+            let h = 1e-3f32;
+            let mut plus = net.clone();
+            plus.tensors_mut()[tensor][i] += h;
+            let mut minus = net.clone();
+            minus.tensors_mut()[tensor][i] -= h;
+            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * h as f64);
+            assert!(
+                (analytic - numeric).abs() <= 0.02 * numeric.abs().max(analytic.abs()) + 2e-3,
+                "tensor {tensor} index {i}: analytic {analytic} numeric {numeric}"
+            );
+        }
+    }
+
+    /// The exported net survives the net file unchanged, and its integer forward pass
+    /// follows the float net closely.
+    #[test]
+    fn quantised_export_round_trips() {
+        let samples = material_samples(200, 13);
+        let mut t = Trainer::new(FloatNet::random(&mut Rng::new(8)), 400.0, 0.75);
+        t.net.factor.iter_mut().enumerate().for_each(|(i, x)| *x = ((i % 5) as f32 - 2.0) * 0.02);
+        let q = t.net.quantize();
+        let mut bytes = Vec::new();
+        netfile::write(&q, &mut bytes).unwrap();
+        let back = netfile::read(&bytes[..]).unwrap();
+        assert_eq!(back, q);
+        let (ql, max_err) = t.quant_loss(&back, &samples);
+        let fl = t.loss(&samples);
+        assert!((ql - fl).abs() < 0.01, "float {fl} quantised {ql}");
+        assert!(max_err < 30.0, "max eval error {max_err}");
+        // Dequantising and quantising again gives the same integers.
+        assert_eq!(FloatNet::dequantize(&q).quantize(), q);
+    }
+
+    #[test]
+    fn checkpoint_round_trip() {
+        let mut t = Trainer::new(FloatNet::random(&mut Rng::new(2)), 321.0, 0.5);
+        t.epoch = 3;
+        t.adam.t = 77;
+        t.adam.m.l2_w[5] = 0.125;
+        let dir = std::env::temp_dir().join(format!("kaname-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("a.ckpt");
+        save_checkpoint(&t, &p).unwrap();
+        let back = load_checkpoint(&p).unwrap();
+        assert_eq!((back.epoch, back.adam.t, back.scale, back.lambda), (3, 77, 321.0, 0.5));
+        assert!(back.net == t.net && back.adam == t.adam);
+        assert!(load_init(&p).unwrap() == t.net);
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes.truncate(bytes.len() - 1);
+        std::fs::write(&p, &bytes).unwrap();
+        assert!(matches!(load_checkpoint(&p), Err(TrainError::BadCheckpoint(..))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn scale_fit_recovers_a_known_k() {
+        let mut rng = Rng::new(21);
+        let pos = Position::startpos();
+        let base = Sample::new(&pos, 0, 0).unwrap();
+        let samples: Vec<Sample> = (0..40_000)
+            .map(|_| {
+                let score = (rng.next_f32() * 3000.0 - 1500.0) as i16;
+                let win = rng.next_f32() < sigmoid(score as f32 / 450.0);
+                Sample { stm: base.stm, nstm: base.nstm, score, result: if win { 1 } else { -1 } }
+            })
+            .collect();
+        let k = fit_scale(&samples);
+        assert!((k - 450.0).abs() < 30.0, "fitted K {k}");
+    }
+}

@@ -2,8 +2,9 @@
 //!
 //! - **Data** (`data`): YaneuraOu PSV records; positions in check, beyond `--max-score` or
 //!   (optionally) whose best move captures are dropped; the features of both perspectives
-//!   (side to move first) are computed once. Whole blocks of consecutive records are held out
-//!   for validation (`--val-fraction`), the rest is shuffled every epoch with `--seed`.
+//!   (side to move first) are computed once. Whole blocks of consecutive records, chosen by
+//!   their index in the files (so every filter setting holds out the same games), are held out
+//!   for validation (`--val-fraction`); the rest is shuffled every epoch with `--seed`.
 //! - **Target**: p = lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2, where K,
 //!   the logistic scale of the teacher's scores, is fitted to the data at start (the K of
 //!   P(win) = sigmoid(score / K) that best predicts the game results, printed every run,
@@ -516,9 +517,9 @@ pub fn run(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<Trai
 
 fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<TrainReport, TrainError> {
     let t0 = Instant::now();
-    let (samples, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit).map_err(TrainError::Data)?;
+    let holdout = data::Holdout { fraction: cfg.val_fraction, seed: cfg.seed };
+    let (mut train, val, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit, &holdout).map_err(TrainError::Data)?;
     log(&format!("data: {stats} ({:.1} s)", t0.elapsed().as_secs_f64()));
-    let (mut train, val) = data::split(samples, cfg.val_fraction, cfg.seed);
     if train.is_empty() {
         return Err(TrainError::NoData);
     }

@@ -358,23 +358,24 @@ impl Trainer {
         sum / samples.len().max(1) as f64
     }
 
-    /// One pass over `train` (shuffled first with `rng`) in batches of `batch`; returns the
-    /// mean training loss. Runs on the current rayon pool.
-    pub fn train_epoch(
-        &mut self,
-        train: &mut [Sample],
-        batch: usize,
-        lr: f32,
-        rng: &mut Rng,
-        bar: &ProgressBar,
-    ) -> f64 {
-        data::shuffle(train, rng);
+    /// One pass over `train` in batches of `batch`, in an order drawn from `seed` and the
+    /// epoch number alone (not from earlier epochs), so a resumed run repeats the epochs an
+    /// uninterrupted one would have trained; returns the mean training loss. Runs on the
+    /// current rayon pool.
+    pub fn train_epoch(&mut self, train: &[Sample], batch: usize, lr: f32, seed: u64, bar: &ProgressBar) -> f64 {
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let epoch_seed = seed ^ (self.epoch as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        data::shuffle(&mut order, &mut Rng::new(epoch_seed));
+        let mut buf: Vec<Sample> = Vec::with_capacity(batch.max(1));
         let threads = rayon::current_num_threads().max(1);
         while self.workers.len() < threads {
             self.workers.push(Worker::new());
         }
         let mut total = 0.0;
-        for b in train.chunks(batch.max(1)) {
+        for idx in order.chunks(batch.max(1)) {
+            buf.clear();
+            buf.extend(idx.iter().map(|&i| train[i as usize]));
+            let b = &buf[..];
             let per = b.len().div_ceil(threads);
             let (net, scale, lambda) = (&self.net, self.scale, self.lambda);
             let losses: Vec<f64> = self.workers[..threads]
@@ -518,7 +519,7 @@ pub fn run(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<Trai
 fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<TrainReport, TrainError> {
     let t0 = Instant::now();
     let holdout = data::Holdout { fraction: cfg.val_fraction, seed: cfg.seed };
-    let (mut train, val, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit, &holdout).map_err(TrainError::Data)?;
+    let (train, val, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit, &holdout).map_err(TrainError::Data)?;
     log(&format!("data: {stats} ({:.1} s)", t0.elapsed().as_secs_f64()));
     if train.is_empty() {
         return Err(TrainError::NoData);
@@ -569,13 +570,12 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
     let mut rows =
         vec!["epoch,train_loss,val_loss,val_loss_quant,max_eval_error,lr,seconds,positions_per_s".to_string()];
     let mut epochs = Vec::new();
-    let mut rng = Rng::new(cfg.seed.wrapping_add(trainer.epoch as u64 * 0x1234_5678));
     while trainer.epoch < cfg.epochs {
         let lr = cfg.lr * cfg.lr_decay.powi(trainer.epoch as i32);
         let bar = progress_bar(train.len() as u64, cfg.progress);
         bar.set_message(format!("epoch {}", trainer.epoch + 1));
         let start = Instant::now();
-        let train_loss = trainer.train_epoch(&mut train, cfg.batch, lr, &mut rng, &bar);
+        let train_loss = trainer.train_epoch(&train, cfg.batch, lr, cfg.seed, &bar);
         let seconds = start.elapsed().as_secs_f64();
         bar.finish_and_clear();
         let q = trainer.net.quantize();
@@ -695,12 +695,11 @@ mod tests {
     #[test]
     fn training_loss_falls() {
         let samples = material_samples(6000, 5);
-        let (mut train, val) = data::split(samples, 0.1, 1);
+        let (train, val) = data::split(samples, 0.1, 1);
         let mut t = Trainer::new(FloatNet::random(&mut Rng::new(1)), 400.0, 0.75);
         let (train_before, val_before) = (t.loss(&train), t.loss(&val));
-        let mut rng = Rng::new(2);
         for _ in 0..3 {
-            t.train_epoch(&mut train, 256, 1e-3, &mut rng, &quiet_bar());
+            t.train_epoch(&train, 256, 1e-3, 2, &quiet_bar());
         }
         let (train_after, val_after) = (t.loss(&train), t.loss(&val));
         eprintln!("train {train_before:.4} -> {train_after:.4}, validation {val_before:.4} -> {val_after:.4}");
@@ -713,13 +712,31 @@ mod tests {
     fn training_is_deterministic() {
         let samples = material_samples(600, 9);
         let run = || {
-            let mut train = samples.clone();
             let mut t = Trainer::new(FloatNet::random(&mut Rng::new(3)), 400.0, 0.75);
             let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-            pool.install(|| t.train_epoch(&mut train, 64, 1e-3, &mut Rng::new(4), &quiet_bar()));
+            pool.install(|| t.train_epoch(&samples, 64, 1e-3, 4, &quiet_bar()));
             t.net
         };
         assert!(run() == run());
+    }
+
+    /// Two epochs in one go, or one, a checkpoint, and one more: the same net.
+    #[test]
+    fn resuming_repeats_an_uninterrupted_run() {
+        let samples = material_samples(400, 17);
+        let mut a = Trainer::new(FloatNet::random(&mut Rng::new(5)), 400.0, 0.75);
+        a.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        a.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        let mut b = Trainer::new(FloatNet::random(&mut Rng::new(5)), 400.0, 0.75);
+        b.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        let dir = std::env::temp_dir().join(format!("kaname-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        save_checkpoint(&b, &dir.join("b.ckpt")).unwrap();
+        let mut b = load_checkpoint(&dir.join("b.ckpt")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        b.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        assert_eq!(b.epoch, 2);
+        assert!(a.net == b.net && a.adam == b.adam);
     }
 
     /// The analytic gradient agrees with finite differences.

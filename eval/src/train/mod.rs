@@ -148,6 +148,17 @@ impl fmt::Display for TrainError {
 
 impl std::error::Error for TrainError {}
 
+/// How the quantised net compares with the float one on a set of positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuantCheck {
+    /// Mean loss of the quantised net.
+    pub loss: f64,
+    /// Largest |float - quantised| evaluation, Kaname units.
+    pub max_eval_error: f64,
+    /// Mean |float - quantised| evaluation, Kaname units.
+    pub mean_eval_error: f64,
+}
+
 /// One epoch's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochStats {
@@ -161,6 +172,8 @@ pub struct EpochStats {
     pub val_loss_quant: f64,
     /// Largest |float - quantised| evaluation over the validation set, Kaname units.
     pub max_eval_error: f64,
+    /// Mean |float - quantised| evaluation over the validation set, Kaname units.
+    pub mean_eval_error: f64,
     /// Learning rate used.
     pub lr: f32,
     /// Seconds spent training (not validating).
@@ -326,24 +339,25 @@ impl Trainer {
         sum / samples.len().max(1) as f64
     }
 
-    /// Mean loss of the quantised net `q` over `samples`, and the largest difference between
-    /// its evaluations and the float net's (Kaname units).
-    pub fn quant_loss(&self, q: &QuantNet, samples: &[Sample]) -> (f64, f64) {
+    /// The quantised net `q` over `samples`: its mean loss, and how far its evaluations are
+    /// from the float net's (Kaname units).
+    pub fn quant_loss(&self, q: &QuantNet, samples: &[Sample]) -> QuantCheck {
         let qab = (crate::nnue::QA * crate::nnue::QB) as f32;
-        let (sum, max) = samples
+        let (sum, max, abs) = samples
             .par_chunks(1024)
             .map(|c| {
                 let mut act = Activations::default();
-                c.iter().fold((0.0f64, 0.0f64), |(sum, max), s| {
+                c.iter().fold((0.0f64, 0.0f64, 0.0f64), |(sum, max, abs), s| {
                     let raw = quant_forward(q, s);
                     let yq = raw as f32 / qab;
                     let yf = self.net.forward(s, &mut act);
                     let diff = (model::raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64).abs();
-                    (sum + cross_entropy(yq, target(s, self.scale, self.lambda)) as f64, max.max(diff))
+                    (sum + cross_entropy(yq, target(s, self.scale, self.lambda)) as f64, max.max(diff), abs + diff)
                 })
             })
-            .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1)));
-        (sum / samples.len().max(1) as f64, max)
+            .reduce(|| (0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 + b.2));
+        let n = samples.len().max(1) as f64;
+        QuantCheck { loss: sum / n, max_eval_error: max, mean_eval_error: abs / n }
     }
 
     /// Mean entropy of the targets: the loss a perfect net would have.
@@ -559,16 +573,22 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         trainer.target_entropy(&val)
     ));
     if !val.is_empty() {
+        let check = trainer.quant_loss(&trainer.net.quantize(), &val);
         log(&format!(
-            "epoch {} validation loss {:.5}; a net reproducing the teacher's scores exactly would have {:.5}",
+            "epoch {} validation loss {:.5} (quantised {:.5}, |eval error| mean {:.1} max {:.1}); \
+             a net reproducing the teacher's scores exactly would have {:.5}",
             trainer.epoch,
             trainer.loss(&val),
+            check.loss,
+            check.mean_eval_error,
+            check.max_eval_error,
             teacher_loss(&val, trainer.scale, trainer.lambda)
         ));
     }
     let csv = csv_path(&cfg.out);
     let mut rows =
-        vec!["epoch,train_loss,val_loss,val_loss_quant,max_eval_error,lr,seconds,positions_per_s".to_string()];
+        vec!["epoch,train_loss,val_loss,val_loss_quant,max_eval_error,mean_eval_error,lr,seconds,positions_per_s"
+            .to_string()];
     let mut epochs = Vec::new();
     while trainer.epoch < cfg.epochs {
         let lr = cfg.lr * cfg.lr_decay.powi(trainer.epoch as i32);
@@ -580,35 +600,38 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         bar.finish_and_clear();
         let q = trainer.net.quantize();
         let val_loss = trainer.loss(&val);
-        let (val_loss_quant, max_eval_error) = trainer.quant_loss(&q, &val);
+        let check = trainer.quant_loss(&q, &val);
         let e = EpochStats {
             epoch: trainer.epoch,
             train_loss,
             val_loss,
-            val_loss_quant,
-            max_eval_error,
+            val_loss_quant: check.loss,
+            max_eval_error: check.max_eval_error,
+            mean_eval_error: check.mean_eval_error,
             lr,
             seconds,
             positions_per_second: train.len() as f64 / seconds.max(1e-9),
         };
         log(&format!(
-            "epoch {} train {:.5} val {:.5} val(quantised) {:.5} max |eval error| {:.1} lr {:.2e} {:.1} s {:.0} pos/s",
+            "epoch {} train {:.5} val {:.5} val(quantised) {:.5} |eval error| mean {:.1} max {:.1} lr {:.2e} {:.1} s {:.0} pos/s",
             e.epoch,
             e.train_loss,
             e.val_loss,
             e.val_loss_quant,
+            e.mean_eval_error,
             e.max_eval_error,
             e.lr,
             e.seconds,
             e.positions_per_second
         ));
         rows.push(format!(
-            "{},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.1},{:.0}",
+            "{},{:.6},{:.6},{:.6},{:.2},{:.2},{:.3e},{:.1},{:.0}",
             e.epoch,
             e.train_loss,
             e.val_loss,
             e.val_loss_quant,
             e.max_eval_error,
+            e.mean_eval_error,
             e.lr,
             e.seconds,
             e.positions_per_second
@@ -784,7 +807,8 @@ mod tests {
         netfile::write(&q, &mut bytes).unwrap();
         let back = netfile::read(&bytes[..]).unwrap();
         assert_eq!(back, q);
-        let (ql, max_err) = t.quant_loss(&back, &samples);
+        let QuantCheck { loss: ql, max_eval_error: max_err, mean_eval_error: mean_err } = t.quant_loss(&back, &samples);
+        assert!(mean_err < 10.0, "mean eval error {mean_err}");
         let fl = t.loss(&samples);
         assert!((ql - fl).abs() < 0.01, "float {fl} quantised {ql}");
         assert!(max_err < 30.0, "max eval error {max_err}");

@@ -9,10 +9,10 @@ usage: kaname train --data FILE... --out NET.knn [options]
   --data FILE...        YaneuraOu PackedSfenValue (.psv/.bin) files, read in order
   --out PATH            the net to write: the epoch with the best validation loss
                         (the latest epoch goes to PATH.last.knn, the loss curve to PATH.csv)
-  --epochs N            epochs in total (default 10; 0 only measures the --init net)
+  --epochs N            epochs in total (default 3; 0 only measures the --init net)
   --batch N             positions per batch (default 1024)
-  --lr X                Adam learning rate of the first epoch (default 0.001)
-  --lr-decay X          learning-rate factor per epoch (default 0.8)
+  --lr X                Adam learning rate of the first epoch (default 0.00015)
+  --lr-decay X          learning-rate factor per epoch (default 0.7)
   --lambda X            weight of the score in the target, 0..1 (default 0.75)
   --weight-decay X      decoupled (AdamW) weight decay per unit of learning rate (default 0)
   --scale K             logistic scale of the scores (default: fitted to the data)

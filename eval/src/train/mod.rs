@@ -96,10 +96,10 @@ impl Default for TrainConfig {
         TrainConfig {
             data: Vec::new(),
             out: PathBuf::from("net.knn"),
-            epochs: 10,
+            epochs: 3,
             batch: 1024,
-            lr: 1e-3,
-            lr_decay: 0.8,
+            lr: 1.5e-4,
+            lr_decay: 0.7,
             lambda: 0.75,
             weight_decay: 0.0,
             threads: 1,

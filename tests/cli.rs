@@ -145,3 +145,66 @@ fn gensfen_writes_records_that_parse_back_and_resumes() {
     assert!(results[0] > 0 && results[2] > 0, "{results:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A small PSV file of playout positions labelled with the material balance.
+fn write_psv(path: &std::path::Path, n: usize) {
+    let mut bytes = Vec::new();
+    let mut seed = 7u64;
+    while bytes.len() < n * engine::PSV_BYTES {
+        let mut pos = engine::Position::startpos();
+        for ply in 0..100 {
+            let mut list = engine::MoveList::new();
+            engine::generate_legal(&pos, &mut list);
+            let moves = list.as_slice();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let m = moves[(seed >> 33) as usize % moves.len()];
+            let black = eval::material(&pos);
+            let v = if pos.side_to_move() == engine::Color::Black { black } else { -black };
+            let rec = engine::PackedSfenValue {
+                sfen: engine::pack(&pos).unwrap(),
+                score: v.clamp(-3000, 3000) as i16,
+                move16: engine::move16(m),
+                game_ply: ply,
+                game_result: v.signum() as i8,
+                padding: 0,
+            };
+            bytes.extend(rec.to_bytes());
+            pos.do_move(m);
+        }
+    }
+    bytes.truncate(n * engine::PSV_BYTES);
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn train_command() {
+    let dir = std::env::temp_dir().join(format!("kaname-cli-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.psv");
+    write_psv(&data, 3000);
+    let out = dir.join("n.knn");
+    let (d, o) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let args =
+        ["train", "--data", d, "--out", o, "--epochs", "2", "--batch", "128", "--limit", "2000", "--no-progress"];
+    let r = kaname(&args);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(err.contains("read 2000") && err.contains("K = ") && err.contains("epoch 2 train"), "{err}");
+    let net = eval::nnue::netfile::load(&out).unwrap();
+    assert_eq!(net.l1_weights.len(), eval::nnue::features::NUM_FEATURES * eval::nnue::L1);
+    assert!(eval::nnue::netfile::load(dir.join("n.last.knn")).is_ok());
+    let csv = std::fs::read_to_string(dir.join("n.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(csv.starts_with("epoch,train_loss,val_loss,val_loss_quant"));
+    // A missing file fails with status 1, bad arguments with 2; neither writes to stdout.
+    let r = kaname(&["train", "--data", "/nonexistent/x.psv", "--out", o, "--no-progress"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("/nonexistent/x.psv"));
+    let r = kaname(&["train", "--data", d]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(r.stdout.is_empty() && String::from_utf8_lossy(&r.stderr).contains("usage: kaname train"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,10 +9,10 @@ usage: kaname train --data FILE... --out NET.knn [options]
   --data FILE...        YaneuraOu PackedSfenValue (.psv/.bin) files, read in order
   --out PATH            the net to write: the epoch with the best validation loss
                         (the latest epoch goes to PATH.last.knn, the loss curve to PATH.csv)
-  --epochs N            epochs in total (default 10)
+  --epochs N            epochs in total (default 3; 0 only measures the --init net)
   --batch N             positions per batch (default 1024)
-  --lr X                Adam learning rate of the first epoch (default 0.001)
-  --lr-decay X          learning-rate factor per epoch (default 0.8)
+  --lr X                Adam learning rate of the first epoch (default 0.00015)
+  --lr-decay X          learning-rate factor per epoch (default 0.7)
   --lambda X            weight of the score in the target, 0..1 (default 0.75)
   --weight-decay X      decoupled (AdamW) weight decay per unit of learning rate (default 0)
   --scale K             logistic scale of the scores (default: fitted to the data)
@@ -75,7 +75,7 @@ pub fn parse_args(args: &[&str]) -> Result<TrainConfig, String> {
             "--data" if !vals.is_empty() => cfg.data.extend(vals.iter().map(PathBuf::from)),
             "--data" => return Err("--data needs at least one file".into()),
             "--out" => out = Some(path(flag, vals)?),
-            "--epochs" => cfg.epochs = num(flag, vals, 1, 100_000)?,
+            "--epochs" => cfg.epochs = num(flag, vals, 0, 100_000)?,
             "--batch" => cfg.batch = num(flag, vals, 1, 1 << 22)?,
             "--lr" => cfg.lr = num(flag, vals, 1e-9, 1.0)?,
             "--lr-decay" => cfg.lr_decay = num(flag, vals, 0.0, 1.0)?,
@@ -163,7 +163,7 @@ mod tests {
             "--out n.knn",
             "--data a.psv",
             "--data --out n.knn",
-            "--data a --out n.knn --epochs 0",
+            "--data a --out n.knn --epochs -1",
             "--data a --out n.knn --lambda 2",
             "--data a --out n.knn --threads x",
             "--data a --out n.knn --bogus",

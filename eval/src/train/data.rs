@@ -178,32 +178,78 @@ pub fn decode(rec: &[u8; PSV_BYTES], filter: &Filter, stats: &mut LoadStats) -> 
     Some(s)
 }
 
-/// Decodes a buffer of whole records in parallel, keeping their order.
-pub fn decode_all(bytes: &[u8], filter: &Filter) -> (Vec<Sample>, LoadStats) {
+/// Where records go: which are held out for validation, and how many.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Holdout {
+    /// Expected share of records held out.
+    pub fraction: f64,
+    /// Seed of the choice of blocks.
+    pub seed: u64,
+}
+
+impl Holdout {
+    /// Whether the record with this index (counted over all files from 0, before any
+    /// filter) is held out. Whole blocks of `VAL_BLOCK` consecutive records are held out,
+    /// because positions of one game are consecutive and alike: a per-position split would
+    /// put near-copies of training positions into the validation set and flatter it. The
+    /// choice depends on the record's index only, so runs with different filters share their
+    /// validation games (and never train on each other's).
+    pub fn is_val(&self, index: u64) -> bool {
+        let block = index / VAL_BLOCK as u64;
+        let mut rng = Rng::new(self.seed ^ 0x5a5a_0000_7777_1234 ^ block.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        (rng.next_f32() as f64) < self.fraction
+    }
+}
+
+/// Decodes a buffer of whole records in parallel, keeping their order; `first` is the index
+/// of its first record. Returns the training samples, the held-out ones and the counts.
+pub fn decode_all(
+    bytes: &[u8],
+    filter: &Filter,
+    first: u64,
+    holdout: &Holdout,
+) -> (Vec<Sample>, Vec<Sample>, LoadStats) {
     // Chunks of 4096 records: large enough to amortise rayon, small enough to balance.
-    let parts: Vec<(Vec<Sample>, LoadStats)> = bytes
-        .par_chunks(PSV_BYTES * 4096)
-        .map(|chunk| {
+    const CHUNK: usize = 4096;
+    let parts: Vec<(Vec<Sample>, Vec<Sample>, LoadStats)> = bytes
+        .par_chunks(PSV_BYTES * CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
             let mut stats = LoadStats::default();
-            let v = chunk
-                .chunks_exact(PSV_BYTES)
-                .filter_map(|rec| decode(rec.try_into().expect("40-byte chunk"), filter, &mut stats))
-                .collect();
-            (v, stats)
+            let (mut train, mut val) = (Vec::new(), Vec::new());
+            for (j, rec) in chunk.chunks_exact(PSV_BYTES).enumerate() {
+                if let Some(s) = decode(rec.try_into().expect("40-byte chunk"), filter, &mut stats) {
+                    let index = first + (c * CHUNK + j) as u64;
+                    if holdout.is_val(index) {
+                        val.push(s);
+                    } else {
+                        train.push(s);
+                    }
+                }
+            }
+            (train, val, stats)
         })
         .collect();
     let mut stats = LoadStats::default();
-    let mut all = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
-    for (v, s) in parts {
-        all.extend(v);
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    for (t, v, s) in parts {
+        train.extend(t);
+        val.extend(v);
         stats.add(&s);
     }
-    (all, stats)
+    (train, val, stats)
 }
 
-/// Reads at most `limit` records (all with `None`) from the PSV files in order.
-pub fn load(paths: &[PathBuf], filter: &Filter, limit: Option<u64>) -> Result<(Vec<Sample>, LoadStats), DataError> {
-    let mut samples = Vec::new();
+/// Reads at most `limit` records (all with `None`) from the PSV files in order; returns the
+/// training samples, the held-out ones and the counts. A data set too small to hold out a
+/// whole block (tests) holds out its last samples instead.
+pub fn load(
+    paths: &[PathBuf],
+    filter: &Filter,
+    limit: Option<u64>,
+    holdout: &Holdout,
+) -> Result<(Vec<Sample>, Vec<Sample>, LoadStats), DataError> {
+    let (mut train, mut val) = (Vec::new(), Vec::new());
     let mut stats = LoadStats::default();
     let mut left = limit.unwrap_or(u64::MAX);
     for path in paths {
@@ -212,11 +258,16 @@ pub fn load(paths: &[PathBuf], filter: &Filter, limit: Option<u64>) -> Result<(V
         }
         let bytes = read_records(path, left)?;
         left -= (bytes.len() / PSV_BYTES) as u64;
-        let (v, s) = decode_all(&bytes, filter);
-        samples.extend(v);
+        let (t, v, s) = decode_all(&bytes, filter, stats.read, holdout);
+        train.extend(t);
+        val.extend(v);
         stats.add(&s);
     }
-    Ok((samples, stats))
+    if val.is_empty() && holdout.fraction > 0.0 && train.len() > 1 {
+        let n = ((train.len() as f64 * holdout.fraction).ceil() as usize).clamp(1, train.len() - 1);
+        val = train.split_off(train.len() - n);
+    }
+    Ok((train, val, stats))
 }
 
 /// The first `max` whole records of `path`.
@@ -274,26 +325,18 @@ pub fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
 /// Records per validation block.
 const VAL_BLOCK: usize = 2048;
 
-/// Splits samples (in file order) into training and validation sets. Whole blocks of
-/// `VAL_BLOCK` consecutive samples go to validation, chosen by the seed, because positions of
-/// one game are consecutive and alike: a per-position split would put near-copies of training
-/// positions into the validation set and flatter it.
+/// Splits samples held in memory (tests) as `load` splits records, by their index here.
 pub fn split(samples: Vec<Sample>, fraction: f64, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
-    if fraction <= 0.0 {
-        return (samples, Vec::new());
-    }
-    let mut rng = Rng::new(seed ^ 0x5a5a_0000_7777_1234);
-    let mut train = Vec::with_capacity(samples.len());
-    let mut val = Vec::new();
-    for block in samples.chunks(VAL_BLOCK) {
-        if (rng.next_f32() as f64) < fraction {
-            val.extend_from_slice(block);
+    let h = Holdout { fraction, seed };
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    for (i, s) in samples.into_iter().enumerate() {
+        if h.is_val(i as u64) {
+            val.push(s);
         } else {
-            train.extend_from_slice(block);
+            train.push(s);
         }
     }
-    // Tiny data sets (tests) may draw no block: take the last block then.
-    if val.is_empty() && train.len() > 1 {
+    if val.is_empty() && fraction > 0.0 && train.len() > 1 {
         let n = ((train.len() as f64 * fraction).ceil() as usize).clamp(1, train.len() - 1);
         val = train.split_off(train.len() - n);
     }
@@ -338,10 +381,11 @@ mod tests {
         let mut bad = [0xffu8; PSV_BYTES];
         bad[32..].fill(0);
         bytes.extend(bad); // undecodable
-        let (v, s) = decode_all(&bytes, &Filter::default());
+        let all = Holdout { fraction: 0.0, seed: 0 };
+        let (v, _, s) = decode_all(&bytes, &Filter::default(), 0, &all);
         assert_eq!((s.read, s.kept, v.len() as u64), (7, 3, 3));
         assert_eq!((s.big_score, s.in_check, s.illegal_move, s.bad_result, s.bad_position), (1, 1, 1, 1, 1));
-        let (v, s) = decode_all(&bytes, &Filter { max_score: 5000, quiet_only: true });
+        let (v, _, s) = decode_all(&bytes, &Filter { max_score: 5000, quiet_only: true }, 0, &all);
         assert_eq!((s.kept, s.capture, s.big_score, v.len()), (3, 1, 0, 3));
     }
 

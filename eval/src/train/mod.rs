@@ -2,8 +2,9 @@
 //!
 //! - **Data** (`data`): YaneuraOu PSV records; positions in check, beyond `--max-score` or
 //!   (optionally) whose best move captures are dropped; the features of both perspectives
-//!   (side to move first) are computed once. Whole blocks of consecutive records are held out
-//!   for validation (`--val-fraction`), the rest is shuffled every epoch with `--seed`.
+//!   (side to move first) are computed once. Whole blocks of consecutive records, chosen by
+//!   their index in the files (so every filter setting holds out the same games), are held out
+//!   for validation (`--val-fraction`); the rest is shuffled every epoch with `--seed`.
 //! - **Target**: p = lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2, where K,
 //!   the logistic scale of the teacher's scores, is fitted to the data at start (the K of
 //!   P(win) = sigmoid(score / K) that best predicts the game results, printed every run,
@@ -95,10 +96,10 @@ impl Default for TrainConfig {
         TrainConfig {
             data: Vec::new(),
             out: PathBuf::from("net.knn"),
-            epochs: 10,
+            epochs: 3,
             batch: 1024,
-            lr: 1e-3,
-            lr_decay: 0.8,
+            lr: 1.5e-4,
+            lr_decay: 0.7,
             lambda: 0.75,
             weight_decay: 0.0,
             threads: 1,
@@ -147,6 +148,17 @@ impl fmt::Display for TrainError {
 
 impl std::error::Error for TrainError {}
 
+/// How the quantised net compares with the float one on a set of positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuantCheck {
+    /// Mean loss of the quantised net.
+    pub loss: f64,
+    /// Largest |float - quantised| evaluation, Kaname units.
+    pub max_eval_error: f64,
+    /// Mean |float - quantised| evaluation, Kaname units.
+    pub mean_eval_error: f64,
+}
+
 /// One epoch's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochStats {
@@ -160,6 +172,8 @@ pub struct EpochStats {
     pub val_loss_quant: f64,
     /// Largest |float - quantised| evaluation over the validation set, Kaname units.
     pub max_eval_error: f64,
+    /// Mean |float - quantised| evaluation over the validation set, Kaname units.
+    pub mean_eval_error: f64,
     /// Learning rate used.
     pub lr: f32,
     /// Seconds spent training (not validating).
@@ -325,24 +339,25 @@ impl Trainer {
         sum / samples.len().max(1) as f64
     }
 
-    /// Mean loss of the quantised net `q` over `samples`, and the largest difference between
-    /// its evaluations and the float net's (Kaname units).
-    pub fn quant_loss(&self, q: &QuantNet, samples: &[Sample]) -> (f64, f64) {
+    /// The quantised net `q` over `samples`: its mean loss, and how far its evaluations are
+    /// from the float net's (Kaname units).
+    pub fn quant_loss(&self, q: &QuantNet, samples: &[Sample]) -> QuantCheck {
         let qab = (crate::nnue::QA * crate::nnue::QB) as f32;
-        let (sum, max) = samples
+        let (sum, max, abs) = samples
             .par_chunks(1024)
             .map(|c| {
                 let mut act = Activations::default();
-                c.iter().fold((0.0f64, 0.0f64), |(sum, max), s| {
+                c.iter().fold((0.0f64, 0.0f64, 0.0f64), |(sum, max, abs), s| {
                     let raw = quant_forward(q, s);
                     let yq = raw as f32 / qab;
                     let yf = self.net.forward(s, &mut act);
                     let diff = (model::raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64).abs();
-                    (sum + cross_entropy(yq, target(s, self.scale, self.lambda)) as f64, max.max(diff))
+                    (sum + cross_entropy(yq, target(s, self.scale, self.lambda)) as f64, max.max(diff), abs + diff)
                 })
             })
-            .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1)));
-        (sum / samples.len().max(1) as f64, max)
+            .reduce(|| (0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 + b.2));
+        let n = samples.len().max(1) as f64;
+        QuantCheck { loss: sum / n, max_eval_error: max, mean_eval_error: abs / n }
     }
 
     /// Mean entropy of the targets: the loss a perfect net would have.
@@ -357,23 +372,24 @@ impl Trainer {
         sum / samples.len().max(1) as f64
     }
 
-    /// One pass over `train` (shuffled first with `rng`) in batches of `batch`; returns the
-    /// mean training loss. Runs on the current rayon pool.
-    pub fn train_epoch(
-        &mut self,
-        train: &mut [Sample],
-        batch: usize,
-        lr: f32,
-        rng: &mut Rng,
-        bar: &ProgressBar,
-    ) -> f64 {
-        data::shuffle(train, rng);
+    /// One pass over `train` in batches of `batch`, in an order drawn from `seed` and the
+    /// epoch number alone (not from earlier epochs), so a resumed run repeats the epochs an
+    /// uninterrupted one would have trained; returns the mean training loss. Runs on the
+    /// current rayon pool.
+    pub fn train_epoch(&mut self, train: &[Sample], batch: usize, lr: f32, seed: u64, bar: &ProgressBar) -> f64 {
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let epoch_seed = seed ^ (self.epoch as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        data::shuffle(&mut order, &mut Rng::new(epoch_seed));
+        let mut buf: Vec<Sample> = Vec::with_capacity(batch.max(1));
         let threads = rayon::current_num_threads().max(1);
         while self.workers.len() < threads {
             self.workers.push(Worker::new());
         }
         let mut total = 0.0;
-        for b in train.chunks(batch.max(1)) {
+        for idx in order.chunks(batch.max(1)) {
+            buf.clear();
+            buf.extend(idx.iter().map(|&i| train[i as usize]));
+            let b = &buf[..];
             let per = b.len().div_ceil(threads);
             let (net, scale, lambda) = (&self.net, self.scale, self.lambda);
             let losses: Vec<f64> = self.workers[..threads]
@@ -516,9 +532,9 @@ pub fn run(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<Trai
 
 fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<TrainReport, TrainError> {
     let t0 = Instant::now();
-    let (samples, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit).map_err(TrainError::Data)?;
+    let holdout = data::Holdout { fraction: cfg.val_fraction, seed: cfg.seed };
+    let (train, val, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit, &holdout).map_err(TrainError::Data)?;
     log(&format!("data: {stats} ({:.1} s)", t0.elapsed().as_secs_f64()));
-    let (mut train, val) = data::split(samples, cfg.val_fraction, cfg.seed);
     if train.is_empty() {
         return Err(TrainError::NoData);
     }
@@ -557,57 +573,65 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         trainer.target_entropy(&val)
     ));
     if !val.is_empty() {
+        let check = trainer.quant_loss(&trainer.net.quantize(), &val);
         log(&format!(
-            "epoch {} validation loss {:.5}; a net reproducing the teacher's scores exactly would have {:.5}",
+            "epoch {} validation loss {:.5} (quantised {:.5}, |eval error| mean {:.1} max {:.1}); \
+             a net reproducing the teacher's scores exactly would have {:.5}",
             trainer.epoch,
             trainer.loss(&val),
+            check.loss,
+            check.mean_eval_error,
+            check.max_eval_error,
             teacher_loss(&val, trainer.scale, trainer.lambda)
         ));
     }
     let csv = csv_path(&cfg.out);
     let mut rows =
-        vec!["epoch,train_loss,val_loss,val_loss_quant,max_eval_error,lr,seconds,positions_per_s".to_string()];
+        vec!["epoch,train_loss,val_loss,val_loss_quant,max_eval_error,mean_eval_error,lr,seconds,positions_per_s"
+            .to_string()];
     let mut epochs = Vec::new();
-    let mut rng = Rng::new(cfg.seed.wrapping_add(trainer.epoch as u64 * 0x1234_5678));
     while trainer.epoch < cfg.epochs {
         let lr = cfg.lr * cfg.lr_decay.powi(trainer.epoch as i32);
         let bar = progress_bar(train.len() as u64, cfg.progress);
         bar.set_message(format!("epoch {}", trainer.epoch + 1));
         let start = Instant::now();
-        let train_loss = trainer.train_epoch(&mut train, cfg.batch, lr, &mut rng, &bar);
+        let train_loss = trainer.train_epoch(&train, cfg.batch, lr, cfg.seed, &bar);
         let seconds = start.elapsed().as_secs_f64();
         bar.finish_and_clear();
         let q = trainer.net.quantize();
         let val_loss = trainer.loss(&val);
-        let (val_loss_quant, max_eval_error) = trainer.quant_loss(&q, &val);
+        let check = trainer.quant_loss(&q, &val);
         let e = EpochStats {
             epoch: trainer.epoch,
             train_loss,
             val_loss,
-            val_loss_quant,
-            max_eval_error,
+            val_loss_quant: check.loss,
+            max_eval_error: check.max_eval_error,
+            mean_eval_error: check.mean_eval_error,
             lr,
             seconds,
             positions_per_second: train.len() as f64 / seconds.max(1e-9),
         };
         log(&format!(
-            "epoch {} train {:.5} val {:.5} val(quantised) {:.5} max |eval error| {:.1} lr {:.2e} {:.1} s {:.0} pos/s",
+            "epoch {} train {:.5} val {:.5} val(quantised) {:.5} |eval error| mean {:.1} max {:.1} lr {:.2e} {:.1} s {:.0} pos/s",
             e.epoch,
             e.train_loss,
             e.val_loss,
             e.val_loss_quant,
+            e.mean_eval_error,
             e.max_eval_error,
             e.lr,
             e.seconds,
             e.positions_per_second
         ));
         rows.push(format!(
-            "{},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.1},{:.0}",
+            "{},{:.6},{:.6},{:.6},{:.2},{:.2},{:.3e},{:.1},{:.0}",
             e.epoch,
             e.train_loss,
             e.val_loss,
             e.val_loss_quant,
             e.max_eval_error,
+            e.mean_eval_error,
             e.lr,
             e.seconds,
             e.positions_per_second
@@ -694,12 +718,11 @@ mod tests {
     #[test]
     fn training_loss_falls() {
         let samples = material_samples(6000, 5);
-        let (mut train, val) = data::split(samples, 0.1, 1);
+        let (train, val) = data::split(samples, 0.1, 1);
         let mut t = Trainer::new(FloatNet::random(&mut Rng::new(1)), 400.0, 0.75);
         let (train_before, val_before) = (t.loss(&train), t.loss(&val));
-        let mut rng = Rng::new(2);
         for _ in 0..3 {
-            t.train_epoch(&mut train, 256, 1e-3, &mut rng, &quiet_bar());
+            t.train_epoch(&train, 256, 1e-3, 2, &quiet_bar());
         }
         let (train_after, val_after) = (t.loss(&train), t.loss(&val));
         eprintln!("train {train_before:.4} -> {train_after:.4}, validation {val_before:.4} -> {val_after:.4}");
@@ -712,13 +735,31 @@ mod tests {
     fn training_is_deterministic() {
         let samples = material_samples(600, 9);
         let run = || {
-            let mut train = samples.clone();
             let mut t = Trainer::new(FloatNet::random(&mut Rng::new(3)), 400.0, 0.75);
             let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-            pool.install(|| t.train_epoch(&mut train, 64, 1e-3, &mut Rng::new(4), &quiet_bar()));
+            pool.install(|| t.train_epoch(&samples, 64, 1e-3, 4, &quiet_bar()));
             t.net
         };
         assert!(run() == run());
+    }
+
+    /// Two epochs in one go, or one, a checkpoint, and one more: the same net.
+    #[test]
+    fn resuming_repeats_an_uninterrupted_run() {
+        let samples = material_samples(400, 17);
+        let mut a = Trainer::new(FloatNet::random(&mut Rng::new(5)), 400.0, 0.75);
+        a.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        a.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        let mut b = Trainer::new(FloatNet::random(&mut Rng::new(5)), 400.0, 0.75);
+        b.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        let dir = std::env::temp_dir().join(format!("kaname-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        save_checkpoint(&b, &dir.join("b.ckpt")).unwrap();
+        let mut b = load_checkpoint(&dir.join("b.ckpt")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        b.train_epoch(&samples, 64, 1e-3, 9, &quiet_bar());
+        assert_eq!(b.epoch, 2);
+        assert!(a.net == b.net && a.adam == b.adam);
     }
 
     /// The analytic gradient agrees with finite differences.
@@ -766,7 +807,8 @@ mod tests {
         netfile::write(&q, &mut bytes).unwrap();
         let back = netfile::read(&bytes[..]).unwrap();
         assert_eq!(back, q);
-        let (ql, max_err) = t.quant_loss(&back, &samples);
+        let QuantCheck { loss: ql, max_eval_error: max_err, mean_eval_error: mean_err } = t.quant_loss(&back, &samples);
+        assert!(mean_err < 10.0, "mean eval error {mean_err}");
         let fl = t.loss(&samples);
         assert!((ql - fl).abs() < 0.01, "float {fl} quantised {ql}");
         assert!(max_err < 30.0, "max eval error {max_err}");

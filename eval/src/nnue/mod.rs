@@ -85,7 +85,33 @@ pub struct QuantNet {
     pub psqt: Vec<i32>,
 }
 
-/// The net built into the binary, decoded once; `None` while Kaname ships none.
+/// The default net's file, built into the binary (`eval/nets/default.knn`; its history is in
+/// `eval/nets/README.md`).
+static EMBEDDED: &[u8] = include_bytes!("../../nets/default.knn");
+
+/// The net built into the binary, decoded on first use and shared after that. `None` only if
+/// the built-in file is unreadable, which the tests rule out.
 pub fn embedded() -> Option<std::sync::Arc<Network>> {
-    None
+    static NET: std::sync::OnceLock<Option<std::sync::Arc<Network>>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| netfile::read(EMBEDDED).ok().map(|q| std::sync::Arc::new(Network::from_quant(&q)))).clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in net reads, and judges plain material the way any sane evaluation does.
+    #[test]
+    fn the_embedded_net_loads_and_knows_material() {
+        let net = embedded().expect("eval/nets/default.knn reads");
+        let start = engine::Position::startpos();
+        assert!(net.evaluate_full(&start).abs() < 150, "start position {}", net.evaluate_full(&start));
+        // Black has taken White's rook: clearly better for Black, whoever is to move.
+        for side in ["b", "w"] {
+            let sfen = format!("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL {side} R 1");
+            let pos = engine::Position::from_sfen(&sfen).unwrap();
+            let black = if side == "b" { 1 } else { -1 } * net.evaluate_full(&pos);
+            assert!(black > 500, "{sfen}: {black}");
+        }
+    }
 }

@@ -11,6 +11,7 @@
 pub mod classical;
 mod evaluator;
 pub mod nnue;
+pub mod rng;
 pub mod train;
 mod wide;
 

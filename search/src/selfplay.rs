@@ -11,6 +11,7 @@
 
 use crate::api::{BestMove, Limits, Score, Searcher};
 use engine::{generate_legal, Color, Move, MoveList, Position, Repetition};
+use eval::rng::Rng;
 
 /// How self-play games are played.
 #[derive(Clone, Debug)]
@@ -72,34 +73,6 @@ pub enum GameEnd {
     Draw,
 }
 
-/// A small, fast, seedable generator (SplitMix64): the games' randomness, reproducible across
-/// platforms without a dependency.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator for stream `stream` of seed `seed`.
-    pub fn new(seed: u64, stream: u64) -> SplitMix {
-        let mut g = SplitMix(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        g.next_u64();
-        g
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + (self.next_u64() % (hi.saturating_sub(lo) as u64 + 1)) as u32
-    }
-}
-
 /// The end of the game at `pos` before the side to move plays, if it has ended.
 fn game_end(pos: &Position, config: &SelfPlayConfig, searcher: &Searcher) -> Option<GameEnd> {
     let us = pos.side_to_move();
@@ -130,17 +103,17 @@ pub fn play_game(
     searcher: &mut Searcher,
     start: &Position,
     config: &SelfPlayConfig,
-    rng: &mut SplitMix,
+    rng: &mut Rng,
 ) -> (Vec<TrainingPosition>, GameEnd) {
     let mut pos = start.clone();
     searcher.clear();
-    for _ in 0..rng.range(config.random_plies.0, config.random_plies.1) {
+    for _ in 0..rng.range(config.random_plies.0 as i64, config.random_plies.1 as i64) {
         let mut legal = MoveList::new();
         generate_legal(&pos, &mut legal);
         if legal.is_empty() {
             break;
         }
-        let m = legal.as_slice()[(rng.next_u64() % legal.len() as u64) as usize];
+        let m = legal.as_slice()[rng.modulo(legal.len() as u64) as usize];
         pos.do_move(m);
     }
     let mut records = Vec::new();
@@ -190,7 +163,7 @@ pub fn play_game(
 /// Plays games on `threads` threads, one `Searcher` (one search thread, `options`' tables)
 /// each, until `sink` says stop: each finished game's positions go to `sink`, on the calling
 /// thread with the game's index, and `sink` returns whether to go on. Game `first_game + i` (i counting games as they
-/// start) takes its random moves from `SplitMix::new(config.seed, first_game + i)`, so a run
+/// start) takes its random moves from `Rng::stream(config.seed, first_game + i)`, so a run
 /// resumed with `first_game` past the games already played never repeats one. Games still
 /// being played when `sink` says stop are finished and dropped. Returns the first game index
 /// this run did not start (where a resumed run should begin).
@@ -229,7 +202,7 @@ pub fn run_with_net(
                 searcher.prepare();
                 while !done.load(Ordering::Relaxed) {
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
-                    let mut rng = SplitMix::new(config.seed, game);
+                    let mut rng = Rng::stream(config.seed, game);
                     let (records, end) = play_game(&mut searcher, &Position::startpos(), config, &mut rng);
                     if tx.send((game, records, end)).is_err() {
                         break;
@@ -266,7 +239,7 @@ mod tests {
     fn a_game_yields_positions_with_consistent_results() {
         let config = SelfPlayConfig { nodes: 300, max_plies: 60, ..Default::default() };
         let mut s = searcher();
-        let (recs, end) = play_game(&mut s, &Position::startpos(), &config, &mut SplitMix::new(1, 0));
+        let (recs, end) = play_game(&mut s, &Position::startpos(), &config, &mut Rng::stream(1, 0));
         assert!(!recs.is_empty());
         for r in &recs {
             let pos = engine::unpack(&r.packed).unwrap();
@@ -293,9 +266,9 @@ mod tests {
     fn games_repeat_exactly_for_the_same_seed() {
         let config = SelfPlayConfig { nodes: 200, max_plies: 40, ..Default::default() };
         let mut s = searcher();
-        let a = play_game(&mut s, &Position::startpos(), &config, &mut SplitMix::new(7, 3)).0;
-        let b = play_game(&mut s, &Position::startpos(), &config, &mut SplitMix::new(7, 3)).0;
-        let c = play_game(&mut s, &Position::startpos(), &config, &mut SplitMix::new(7, 4)).0;
+        let a = play_game(&mut s, &Position::startpos(), &config, &mut Rng::stream(7, 3)).0;
+        let b = play_game(&mut s, &Position::startpos(), &config, &mut Rng::stream(7, 3)).0;
+        let c = play_game(&mut s, &Position::startpos(), &config, &mut Rng::stream(7, 4)).0;
         let key = |v: &Vec<TrainingPosition>| {
             v.iter().map(|r| format!("{:?} {} {}", r.packed, r.score, r.best)).collect::<Vec<_>>()
         };
@@ -322,7 +295,7 @@ mod tests {
         let pos = Position::from_sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
         let config = SelfPlayConfig { random_plies: (0, 0), ..Default::default() };
         let mut s = searcher();
-        let (recs, end) = play_game(&mut s, &pos, &config, &mut SplitMix::new(1, 1));
+        let (recs, end) = play_game(&mut s, &pos, &config, &mut Rng::stream(1, 1));
         assert!(recs.is_empty());
         assert_eq!(end, GameEnd::Win(Color::Black));
     }

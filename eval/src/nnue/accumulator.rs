@@ -200,9 +200,11 @@ impl Dirty {
     #[inline]
     pub(crate) fn apply(&self, net: &Network, acc: &mut Accumulator, from: &Accumulator, color: Color, view: View) {
         debug_assert!(!self.refresh[color.index()]);
-        let removed: [usize; 2] = std::array::from_fn(|i| self.removed[i].feature(view));
-        let added: [usize; 2] = std::array::from_fn(|i| self.added[i].feature(view));
-        acc.update(net, from, color, &removed[..self.n_removed as usize], &added[..self.n_added as usize]);
+        // Only the recorded changes: the unused slots hold a filler that names no piece.
+        let (nr, na) = (self.n_removed as usize, self.n_added as usize);
+        let removed: [usize; 2] = std::array::from_fn(|i| if i < nr { self.removed[i].feature(view) } else { 0 });
+        let added: [usize; 2] = std::array::from_fn(|i| if i < na { self.added[i].feature(view) } else { 0 });
+        acc.update(net, from, color, &removed[..nr], &added[..na]);
     }
 }
 
@@ -210,11 +212,11 @@ impl Dirty {
 mod tests {
     use super::*;
     use crate::nnue::network::tests::fixture_positions;
-    use crate::nnue::network::SplitMix;
     use crate::nnue::QuantNet;
+    use crate::rng::Rng;
 
     /// Random feature sets within the net's features.
-    fn random_features(rng: &mut SplitMix, n: usize) -> Vec<usize> {
+    fn random_features(rng: &mut Rng, n: usize) -> Vec<usize> {
         (0..n).map(|_| (rng.next_u64() % features::NUM_FEATURES as u64) as usize).collect()
     }
 
@@ -227,10 +229,10 @@ mod tests {
             return;
         }
         let slow = fast.clone().portable();
-        let mut rng = SplitMix(77);
+        let mut rng = Rng::new(77);
         let mut start = Accumulator::default();
         for v in start.values.iter_mut().flatten() {
-            *v = rng.range(i16::MIN as i32, i16::MAX as i32) as i16;
+            *v = rng.range((i16::MIN as i32) as i64, (i16::MAX as i32) as i64) as i16;
         }
         for _ in 0..500 {
             let (nr, na) = ((rng.next_u64() % 3) as usize, (rng.next_u64() % 41) as usize);

@@ -185,11 +185,11 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::network::SplitMix;
     use crate::nnue::QuantNet;
+    use crate::rng::Rng;
 
-    fn random_acc(rng: &mut SplitMix, lo: i32, hi: i32) -> [i16; L1] {
-        std::array::from_fn(|_| rng.range(lo, hi) as i16)
+    fn random_acc(rng: &mut Rng, lo: i32, hi: i32) -> [i16; L1] {
+        std::array::from_fn(|_| rng.range((lo) as i64, (hi) as i64) as i16)
     }
 
     /// AVX2 and portable layers agree on random inputs, including extreme accumulators and
@@ -202,7 +202,7 @@ mod tests {
             return;
         }
         let mut extreme = QuantNet::random(12);
-        let mut rng = SplitMix(5);
+        let mut rng = Rng::new(5);
         for w in extreme.l2_weights.iter_mut().chain(&mut extreme.l3_weights).chain(&mut extreme.out_weights) {
             *w = [-128, 127, 0][(rng.next_u64() % 3) as usize];
         }
@@ -212,7 +212,7 @@ mod tests {
                 let (lo, hi) = if round % 2 == 0 { (-200, 300) } else { (i16::MIN as i32, i16::MAX as i32) };
                 let (a, b) = (random_acc(&mut rng, lo, hi), random_acc(&mut rng, lo, hi));
                 // SAFETY: uses_avx2() said the CPU has AVX2.
-                let psqt = rng.range(-100_000, 100_000);
+                let psqt = rng.range(-100_000, 100_000) as i32;
                 let fast = unsafe { avx2::propagate(net, &a, &b, psqt) };
                 assert_eq!(fast, propagate_portable(net, &a, &b, psqt));
             }
@@ -224,11 +224,11 @@ mod tests {
         if !Network::from_quant(&QuantNet::random(1)).uses_avx2() {
             return;
         }
-        let mut rng = SplitMix(9);
+        let mut rng = Rng::new(9);
         for n in [32, 64, 512] {
             for _ in 0..200 {
-                let x: Vec<u8> = (0..n).map(|_| rng.range(0, 127) as u8).collect();
-                let w: Vec<i8> = (0..n).map(|_| rng.range(-127, 127) as i8).collect();
+                let x: Vec<u8> = (0..n).map(|_| rng.range((0) as i64, (127) as i64) as u8).collect();
+                let w: Vec<i8> = (0..n).map(|_| rng.range((-127) as i64, (127) as i64) as i8).collect();
                 // SAFETY: the net above detected AVX2.
                 assert_eq!(unsafe { avx2::dot(&x, &w) }, dot(&x, &w));
             }

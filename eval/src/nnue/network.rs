@@ -156,25 +156,6 @@ fn copy_dense(dst: &mut [i8], src: &[i8]) {
     }
 }
 
-/// SplitMix64: a tiny seeded generator, enough for random test nets.
-pub(crate) struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next 64 random bits.
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `lo..=hi`.
-    pub(crate) fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + (self.next_u64() % (hi - lo + 1) as u64) as i32
-    }
-}
-
 impl QuantNet {
     /// A random net for tests, with magnitudes chosen so that every clipped ReLU sees values
     /// on both sides of its clip points (neither all 0 nor all 127):
@@ -184,15 +165,17 @@ impl QuantNet {
     ///   spread is about 64 activations before the shift, biases centring it at about 25;
     /// - output: weights +-24, so evaluations spread over a few hundred units.
     pub fn random(seed: u64) -> QuantNet {
-        let mut rng = SplitMix(seed);
-        let mut v16 = |n: usize, lo: i32, hi: i32| (0..n).map(|_| rng.range(lo, hi) as i16).collect::<Vec<_>>();
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut v16 =
+            |n: usize, lo: i32, hi: i32| (0..n).map(|_| rng.range(lo as i64, hi as i64) as i16).collect::<Vec<_>>();
         let l1_bias = v16(L1, 0, 64);
         let l1_weights = v16(NUM_FEATURES * L1, -16, 16);
-        let mut v8 = |n: usize, k: i32| (0..n).map(|_| rng.range(-k, k) as i8).collect::<Vec<_>>();
+        let mut v8 = |n: usize, k: i32| (0..n).map(|_| rng.range(-k as i64, k as i64) as i8).collect::<Vec<_>>();
         let l2_weights = v8(L2 * 2 * L1, 6);
         let l3_weights = v8(L3 * L2, 24);
         let out_weights = v8(L3, 24);
-        let mut v32 = |n: usize, lo: i32, hi: i32| (0..n).map(|_| rng.range(lo, hi)).collect::<Vec<_>>();
+        let mut v32 =
+            |n: usize, lo: i32, hi: i32| (0..n).map(|_| rng.range(lo as i64, hi as i64) as i32).collect::<Vec<_>>();
         let l2_bias = v32(L2, -1000, 4000);
         let l3_bias = v32(L3, -1000, 4000);
         let out_bias = v32(1, -500, 500)[0];

@@ -618,4 +618,45 @@ mod tests {
             assert!(err.to_string().contains(name), "{err}");
         }
     }
+
+    /// Checks the score convention on real shogiarena records (`KANAME_SBINPACK=FILE cargo
+    /// test -p eval --lib -- --ignored real_sbinpack`): side to move's view means consecutive
+    /// plies mostly have opposite signs and large scores mostly agree with the result.
+    #[test]
+    #[ignore]
+    fn real_sbinpack_scores_are_side_to_move() {
+        let path = PathBuf::from(std::env::var("KANAME_SBINPACK").expect("KANAME_SBINPACK=FILE"));
+        let (bytes, skipped) = read_sbinpack(&path, u64::MAX).unwrap();
+        let recs: Vec<PackedSfenValue> =
+            bytes.chunks_exact(PSV_BYTES).map(|r| PackedSfenValue::from_bytes(r.try_into().unwrap())).collect();
+        let (mut flip, mut same, mut agree, mut disagree) = (0, 0, 0, 0);
+        for w in recs.windows(2) {
+            if w[1].game_ply == w[0].game_ply + 1 && w[0].score.abs() > 100 && w[1].score.abs() > 100 {
+                if (w[0].score > 0) != (w[1].score > 0) {
+                    flip += 1;
+                } else {
+                    same += 1;
+                }
+            }
+        }
+        for r in &recs {
+            if r.score.abs() > 300 && r.game_result != 0 {
+                if (r.score > 0) == (r.game_result > 0) {
+                    agree += 1;
+                } else {
+                    disagree += 1;
+                }
+            }
+        }
+        eprintln!(
+            "{} positions ({} mate scores left out); consecutive |score| > 100: sign flips {flip}, same {same}; \
+             |score| > 300 in decided games: agrees with result {agree}, disagrees {disagree}",
+            recs.len(),
+            skipped.mate_score
+        );
+        let all = Holdout { fraction: 0.0, seed: 0 };
+        let (_, _, stats) = load(&[path], &Filter::default(), None, &all).unwrap();
+        eprintln!("default filter: {stats}");
+        assert!(flip > 4 * same && agree > 2 * disagree);
+    }
 }

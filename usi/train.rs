@@ -6,7 +6,8 @@ use std::path::PathBuf;
 /// The usage text of `kaname train`.
 pub const USAGE: &str = "\
 usage: kaname train --data FILE... --out NET.knn [options]
-  --data FILE...        YaneuraOu PackedSfenValue (.psv/.bin) files, read in order
+  --data FILE...        YaneuraOu PackedSfenValue (.psv/.bin) files and shogiarena
+                        self-play records (.sbinpack), read in order
   --out PATH            the net to write: the epoch with the best validation loss
                         (the latest epoch goes to PATH.last.knn, the loss curve to PATH.csv)
   --epochs N            epochs in total (default 3; 0 only measures the --init net)

@@ -1,5 +1,6 @@
 //! Training data: PSV records read, filtered and turned into feature lists; the validation
-//! split and the deterministic shuffle.
+//! split and the deterministic shuffle. shogiarena's self-play records (`.sbinpack`) are
+//! converted into PSV records first, so every filter and the split treat both alike.
 
 use crate::nnue::features::{self, ACTIVE_FEATURES};
 use engine::{move_from_move16, Color, PackedSfenValue, Position, PSV_BYTES};
@@ -85,6 +86,8 @@ pub struct LoadStats {
     pub capture: u64,
     /// Records whose move is not legal in their position (kept: the score does not depend on it).
     pub illegal_move: u64,
+    /// sbinpack positions scored as a mate (a mate distance is no centipawn score).
+    pub mate_score: u64,
 }
 
 impl LoadStats {
@@ -98,6 +101,7 @@ impl LoadStats {
         self.big_score += o.big_score;
         self.capture += o.capture;
         self.illegal_move += o.illegal_move;
+        self.mate_score += o.mate_score;
     }
 }
 
@@ -106,7 +110,7 @@ impl fmt::Display for LoadStats {
         write!(
             f,
             "read {}, kept {}; dropped: undecodable {}, bad result {}, not 40 pieces {}, in check {}, \
-             |score| too big {}, capture {}; illegal recorded move (kept) {}",
+             |score| too big {}, capture {}, mate score {}; illegal recorded move (kept) {}",
             self.read,
             self.kept,
             self.bad_position,
@@ -115,6 +119,7 @@ impl fmt::Display for LoadStats {
             self.in_check,
             self.big_score,
             self.capture,
+            self.mate_score,
             self.illegal_move
         )
     }
@@ -127,6 +132,8 @@ pub enum DataError {
     Io(PathBuf, std::io::Error),
     /// A file's length is not a multiple of 40 bytes.
     PartialRecord(PathBuf, u64),
+    /// An sbinpack file does not decode: the file, the byte offset and what is wrong.
+    Sbinpack(PathBuf, usize, String),
 }
 
 impl fmt::Display for DataError {
@@ -136,6 +143,7 @@ impl fmt::Display for DataError {
             DataError::PartialRecord(p, n) => {
                 write!(f, "{}: {n} bytes is not a whole number of 40-byte PSV records", p.display())
             }
+            DataError::Sbinpack(p, at, e) => write!(f, "{}: bad sbinpack data near byte {at}: {e}", p.display()),
         }
     }
 }
@@ -240,9 +248,10 @@ pub fn decode_all(
     (train, val, stats)
 }
 
-/// Reads at most `limit` records (all with `None`) from the PSV files in order; returns the
-/// training samples, the held-out ones and the counts. A data set too small to hold out a
-/// whole block (tests) holds out its last samples instead.
+/// Reads at most `limit` records (all with `None`) from the files in order: PSV files, and
+/// sbinpack files (by their extension `.sbinpack`), whose positions count as one record each.
+/// Returns the training samples, the held-out ones and the counts. A data set too small to
+/// hold out a whole block (tests) holds out its last samples instead.
 pub fn load(
     paths: &[PathBuf],
     filter: &Filter,
@@ -256,12 +265,18 @@ pub fn load(
         if left == 0 {
             break;
         }
-        let bytes = read_records(path, left)?;
+        let (bytes, skipped) = if is_sbinpack(path) {
+            read_sbinpack(path, left)?
+        } else {
+            (read_records(path, left)?, LoadStats::default())
+        };
         left -= (bytes.len() / PSV_BYTES) as u64;
         let (t, v, s) = decode_all(&bytes, filter, stats.read, holdout);
         train.extend(t);
         val.extend(v);
         stats.add(&s);
+        // Added after the file's records, so the validation blocks stay where the records are.
+        stats.add(&skipped);
     }
     if val.is_empty() && holdout.fraction > 0.0 && train.len() > 1 {
         let n = ((train.len() as f64 * holdout.fraction).ceil() as usize).clamp(1, train.len() - 1);
@@ -285,6 +300,97 @@ fn read_records(path: &Path, max: u64) -> Result<Vec<u8>, DataError> {
 }
 
 pub use crate::rng::Rng;
+
+/// Whether `path` names an sbinpack file (by its extension; anything else is read as PSV).
+pub fn is_sbinpack(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sbinpack"))
+}
+
+/// shogiarena writes a mate in n plies as ±(32000 - n), n < 246 (its `VALUE_MATE_IN_MAX_PLY`);
+/// anything this large is a mate, not a centipawn score.
+const SBINPACK_MATE_MIN: i32 = 32000 - 246;
+
+/// The positions of the first games of an sbinpack file as PSV records, at most `max` of them,
+/// and the counts of the positions left out (mate scores, positions Kaname cannot read).
+///
+/// Each position before a move becomes one record: the move is the one played (the engine's
+/// best move, so the quiet filter sees what it sees in PSV), the score is the one the engine
+/// reported for that move (shogiarena stores it from the side to move's view, in the engine's
+/// own units: Kaname's USI `cp` are its internal units, a pawn is 90), and the result is the
+/// game's, from the side to move's view. Games without a result (error, paused) get the
+/// result 2, which the decoder counts as a bad result.
+pub fn read_sbinpack(path: &Path, max: u64) -> Result<(Vec<u8>, LoadStats), DataError> {
+    use rsshogi::records::{SbinpackDecodeEvent, SbinpackDecoder};
+    let input = std::fs::read(path).map_err(|e| DataError::Io(path.to_path_buf(), e))?;
+    let mut decoder = SbinpackDecoder::new(input.as_slice());
+    let mut out = Vec::new();
+    let mut skipped = LoadStats::default();
+    let mut n = 0u64;
+    while n < max {
+        let at = decoder.offset();
+        let mut rec = None;
+        let event = decoder.decode_next_with(|ev| {
+            if let SbinpackDecodeEvent::PositionBeforeMove { position, mv, eval, result, .. } = ev {
+                rec = Some(sbinpack_record(&position.to_sfen(None), &mv.to_usi(), eval, result));
+            }
+        });
+        match event {
+            None => break,
+            Some(Err(e)) => return Err(DataError::Sbinpack(path.to_path_buf(), at, format!("{e:?}"))),
+            Some(Ok(())) => {}
+        }
+        match rec {
+            None => {}
+            Some(Ok(r)) => {
+                out.extend_from_slice(&r.to_bytes());
+                n += 1;
+            }
+            Some(Err(Skip::Mate)) => {
+                skipped.read += 1;
+                skipped.mate_score += 1;
+            }
+            Some(Err(Skip::Position)) => {
+                skipped.read += 1;
+                skipped.bad_position += 1;
+            }
+        }
+    }
+    Ok((out, skipped))
+}
+
+/// Why an sbinpack position gives no record.
+enum Skip {
+    /// Its score is a mate.
+    Mate,
+    /// Kaname cannot read or pack the position.
+    Position,
+}
+
+/// The PSV record of one sbinpack position (see `read_sbinpack`).
+fn sbinpack_record(
+    sfen: &str,
+    usi_move: &str,
+    eval: i32,
+    result: Option<rsshogi::types::GameResult>,
+) -> Result<PackedSfenValue, Skip> {
+    if eval.abs() >= SBINPACK_MATE_MIN {
+        return Err(Skip::Mate);
+    }
+    let pos = Position::from_sfen(sfen).map_err(|_| Skip::Position)?;
+    let sfen_bytes = engine::pack(&pos).map_err(|_| Skip::Position)?;
+    // An unreadable move is stored as 0 and counted as illegal by `decode`, like PSV's.
+    let move16 = pos.parse_usi_move(usi_move).map(engine::move16).unwrap_or(0);
+    let black = match result {
+        Some(r) if r.is_black_win() => 1,
+        Some(r) if r.is_white_win() => -1,
+        Some(r) if r.is_draw() => 0,
+        _ => 2,
+    };
+    let game_result = if black == 2 || pos.side_to_move() == Color::Black { black } else { -black };
+    let game_ply = sfen.rsplit(' ').next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    // |eval| < SBINPACK_MATE_MIN, so it fits an i16.
+    Ok(PackedSfenValue { sfen: sfen_bytes, score: eval as i16, move16, game_ply, game_result, padding: 0 })
+}
 
 /// Fisher-Yates shuffle.
 pub fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
@@ -382,5 +488,146 @@ mod tests {
         shuffle(&mut b, &mut Rng::new(3));
         assert_eq!(a, b);
         assert_ne!(a, (0..100).collect::<Vec<u32>>());
+    }
+
+    /// An sbinpack file written by rsshogi's own writer: `games` games of random legal moves
+    /// from the start position, each with its plies, made-up scores (side to move's view) and
+    /// result. Returns the file's bytes and, per position, what the loader should make of it:
+    /// the position, its score (`None` for a mate) and the result from the side to move's view.
+    #[allow(clippy::type_complexity)]
+    fn sbinpack_fixture(games: &[(usize, rsshogi::types::GameResult)]) -> (Vec<u8>, Vec<(Position, Option<i16>, i8)>) {
+        use rsshogi::records::{chain_from_record, serialize_file, MoveEntry, Record, RecordInitialPosition};
+        use rsshogi::types::{Eval, Move as RsMove};
+        let mut rng = Rng::new(11);
+        let mut chains = Vec::new();
+        let mut want = Vec::new();
+        for (g, &(plies, result)) in games.iter().enumerate() {
+            let mut pos = Position::startpos();
+            let (mut moves, mut scores) = (Vec::new(), Vec::new());
+            for i in 0..plies {
+                let mut legal = engine::MoveList::new();
+                engine::generate_legal(&pos, &mut legal);
+                let m = legal.as_slice()[rng.below(legal.len())];
+                // Scores differ in sign and size from ply to ply; ply 3 of game 0 is a mate in 5.
+                let score: i32 = if g == 0 && i == 3 { 32000 - 5 } else { (i as i32 * 37 - 100) * (g as i32 + 1) };
+                let black: i8 = if result.is_black_win() {
+                    1
+                } else if result.is_white_win() {
+                    -1
+                } else {
+                    0
+                };
+                let stm_result = if pos.side_to_move() == Color::Black { black } else { -black };
+                want.push((pos.clone(), (score.abs() < 31000).then_some(score as i16), stm_result));
+                moves.push(MoveEntry::new(RsMove::from_usi(&m.to_string()).unwrap()));
+                scores.push(score);
+                pos.do_move(m);
+            }
+            let mut rec = Record::from_main_line_with_result(RecordInitialPosition::Startpos, moves, result).unwrap();
+            let ids: Vec<_> = rec.main_line_ids().into_iter().filter(|&id| rec.node(id).mv().is_some()).collect();
+            for (id, score) in ids.into_iter().zip(scores) {
+                rec.node_mut(id).unwrap().annotation_mut().set_eval(Some(Eval::from_i32(score)));
+            }
+            chains.push(chain_from_record(&rec, 0).unwrap());
+        }
+        (serialize_file(&chains).unwrap(), want)
+    }
+
+    fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+        let p = std::env::temp_dir().join(format!("kaname-data-test-{}-{name}", std::process::id()));
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    /// Every scored position of every game comes back as the sample the PSV path makes of
+    /// the same position, score and result; mate scores are counted and left out.
+    #[test]
+    fn sbinpack_games_load_as_samples() {
+        use rsshogi::types::GameResult;
+        let (bytes, want) = sbinpack_fixture(&[
+            (14, GameResult::BlackWin),
+            (9, GameResult::WhiteWin),
+            (6, GameResult::DrawByRepetition),
+        ]);
+        let path = temp_file("a.sbinpack", &bytes);
+        let filter = Filter { max_score: 32000, quiet_only: false };
+        let all = Holdout { fraction: 0.0, seed: 0 };
+        let (train, val, stats) = load(std::slice::from_ref(&path), &filter, None, &all).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let expect: Vec<Sample> = want
+            .iter()
+            .filter(|(pos, score, _)| score.is_some() && !pos.in_check())
+            .map(|(pos, score, result)| Sample::new(pos, score.unwrap(), *result).unwrap())
+            .collect();
+        let checks = want.iter().filter(|(p, s, _)| s.is_some() && p.in_check()).count() as u64;
+        assert!(val.is_empty());
+        assert_eq!((stats.read, stats.mate_score, stats.in_check, stats.illegal_move), (29, 1, checks, 0));
+        assert_eq!(stats.kept, 28 - checks);
+        assert_eq!(train, expect);
+        // Both signs of score and result occur, so a flipped view could not pass.
+        assert!(train.iter().any(|s| s.score < 0 && s.result < 0) && train.iter().any(|s| s.score > 0 && s.result > 0));
+        // --limit counts converted positions.
+        let path = temp_file("b.sbinpack", &bytes);
+        let (train, _, stats) = load(std::slice::from_ref(&path), &filter, Some(5), &all).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!((stats.read - stats.mate_score, stats.mate_score), (5, 1));
+        assert_eq!(train[..], expect[..stats.kept as usize]);
+    }
+
+    /// A damaged sbinpack file is an error that names the file, not a panic.
+    #[test]
+    fn corrupt_sbinpack_is_an_error_naming_the_file() {
+        use rsshogi::types::GameResult;
+        let (bytes, _) = sbinpack_fixture(&[(10, GameResult::BlackWin)]);
+        let all = Holdout { fraction: 0.0, seed: 0 };
+        for (name, data) in [("cut.sbinpack", &bytes[..bytes.len() - 3]), ("magic.sbinpack", &b"XXXX\x01\0\0\0\0"[..])]
+        {
+            let path = temp_file(name, data);
+            let err = load(std::slice::from_ref(&path), &Filter::default(), None, &all).unwrap_err();
+            std::fs::remove_file(&path).unwrap();
+            assert!(matches!(err, DataError::Sbinpack(..)), "{err}");
+            assert!(err.to_string().contains(name), "{err}");
+        }
+    }
+
+    /// Checks the score convention on real shogiarena records (`KANAME_SBINPACK=FILE cargo
+    /// test -p eval --lib -- --ignored real_sbinpack`): side to move's view means consecutive
+    /// plies mostly have opposite signs and large scores mostly agree with the result.
+    #[test]
+    #[ignore]
+    fn real_sbinpack_scores_are_side_to_move() {
+        let path = PathBuf::from(std::env::var("KANAME_SBINPACK").expect("KANAME_SBINPACK=FILE"));
+        let (bytes, skipped) = read_sbinpack(&path, u64::MAX).unwrap();
+        let recs: Vec<PackedSfenValue> =
+            bytes.chunks_exact(PSV_BYTES).map(|r| PackedSfenValue::from_bytes(r.try_into().unwrap())).collect();
+        let (mut flip, mut same, mut agree, mut disagree) = (0, 0, 0, 0);
+        for w in recs.windows(2) {
+            if w[1].game_ply == w[0].game_ply + 1 && w[0].score.abs() > 100 && w[1].score.abs() > 100 {
+                if (w[0].score > 0) != (w[1].score > 0) {
+                    flip += 1;
+                } else {
+                    same += 1;
+                }
+            }
+        }
+        for r in &recs {
+            if r.score.abs() > 300 && r.game_result != 0 {
+                if (r.score > 0) == (r.game_result > 0) {
+                    agree += 1;
+                } else {
+                    disagree += 1;
+                }
+            }
+        }
+        eprintln!(
+            "{} positions ({} mate scores left out); consecutive |score| > 100: sign flips {flip}, same {same}; \
+             |score| > 300 in decided games: agrees with result {agree}, disagrees {disagree}",
+            recs.len(),
+            skipped.mate_score
+        );
+        let all = Holdout { fraction: 0.0, seed: 0 };
+        let (_, _, stats) = load(&[path], &Filter::default(), None, &all).unwrap();
+        eprintln!("default filter: {stats}");
+        assert!(flip > 4 * same && agree > 2 * disagree);
     }
 }

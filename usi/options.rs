@@ -145,7 +145,7 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "EvalKind",
         aliases: &[],
-        kind: Kind::Combo { default: "classical", vars: EVAL_KIND_VARS },
+        kind: Kind::Combo { default: "net", vars: EVAL_KIND_VARS },
         help: "The evaluation: `net` (the neural network of `EvalFile`) or `classical` (material and king \
                pressure, hand-written). `net` without a usable net falls back to `classical`, with an \
                `info string`.",

@@ -232,7 +232,7 @@ mod tests {
         let mut rng = Rng::new(77);
         let mut start = Accumulator::default();
         for v in start.values.iter_mut().flatten() {
-            *v = rng.range((i16::MIN as i32) as i64, (i16::MAX as i32) as i64) as i16;
+            *v = rng.range(i16::MIN as i64, i16::MAX as i64) as i16;
         }
         for _ in 0..500 {
             let (nr, na) = ((rng.next_u64() % 3) as usize, (rng.next_u64() % 41) as usize);

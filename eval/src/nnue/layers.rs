@@ -189,7 +189,7 @@ mod tests {
     use crate::rng::Rng;
 
     fn random_acc(rng: &mut Rng, lo: i32, hi: i32) -> [i16; L1] {
-        std::array::from_fn(|_| rng.range((lo) as i64, (hi) as i64) as i16)
+        std::array::from_fn(|_| rng.range(lo as i64, hi as i64) as i16)
     }
 
     /// AVX2 and portable layers agree on random inputs, including extreme accumulators and
@@ -227,8 +227,8 @@ mod tests {
         let mut rng = Rng::new(9);
         for n in [32, 64, 512] {
             for _ in 0..200 {
-                let x: Vec<u8> = (0..n).map(|_| rng.range((0) as i64, (127) as i64) as u8).collect();
-                let w: Vec<i8> = (0..n).map(|_| rng.range((-127) as i64, (127) as i64) as i8).collect();
+                let x: Vec<u8> = (0..n).map(|_| rng.range(0, 127) as u8).collect();
+                let w: Vec<i8> = (0..n).map(|_| rng.range(-127, 127) as i8).collect();
                 // SAFETY: the net above detected AVX2.
                 assert_eq!(unsafe { avx2::dot(&x, &w) }, dot(&x, &w));
             }

@@ -72,6 +72,23 @@ pub fn bench_args(args: &[&str]) -> Result<(i32, Option<usize>, Option<usize>), 
     Ok((depth, threads, hash))
 }
 
+/// Command-line arguments grouped by flag: each `--flag` with the values up to the next
+/// `--flag` (`go` and `train` take several values per flag).
+pub fn flag_groups<'a>(args: &'a [&'a str]) -> Vec<(&'a str, &'a [&'a str])> {
+    let mut groups = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i];
+        i += 1;
+        let start = i;
+        while i < args.len() && !args[i].starts_with("--") {
+            i += 1;
+        }
+        groups.push((flag, &args[start..i]));
+    }
+    groups
+}
+
 fn usage_error(msg: &str) -> ! {
     eprintln!("kaname: {msg}");
     eprintln!("try: kaname --help");
@@ -114,15 +131,7 @@ fn cli_go(args: &[&str]) {
     let mut sfen: Vec<&str> = Vec::new();
     let mut moves: Vec<&str> = Vec::new();
     let mut movetime = 3000u64;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i];
-        i += 1;
-        let start = i;
-        while i < args.len() && !args[i].starts_with("--") {
-            i += 1;
-        }
-        let vals = &args[start..i];
+    for (flag, vals) in flag_groups(args) {
         match flag {
             "--sfen" => sfen.extend(vals),
             "--moves" => moves.extend(vals),

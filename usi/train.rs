@@ -63,15 +63,7 @@ fn no_value(flag: &str, vals: &[&str]) -> Result<(), String> {
 pub fn parse_args(args: &[&str]) -> Result<TrainConfig, String> {
     let mut cfg = TrainConfig::default();
     let mut out = None;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i];
-        i += 1;
-        let start = i;
-        while i < args.len() && !args[i].starts_with("--") {
-            i += 1;
-        }
-        let vals = &args[start..i];
+    for (flag, vals) in crate::flag_groups(args) {
         match flag {
             "--data" if !vals.is_empty() => cfg.data.extend(vals.iter().map(PathBuf::from)),
             "--data" => return Err("--data needs at least one file".into()),

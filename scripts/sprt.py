@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""SPRT or fixed-game match between two USI engines, run by shogiarena.
+
+A thin wrapper around `shogiarena` (1.3.2, `pip install shogiarena`). It writes the
+shogiarena configuration into the output directory (two engine YAMLs and `config.yaml`),
+runs `shogiarena run sprt config.yaml` (or `shogiarena run tournament config.yaml` with
+`--games N`), then prints shogiarena's own result summary and one summary line:
+
+    SUMMARY games=N cand W-L-D w-l-d score S% Elo +E +/- X (95%) | SPRT <model> [elo0,elo1]
+            LLR x.xx (lo, hi) <verdict>
+
+W-L-D is from the candidate's side. Elo and its 95% error come from the per-game score
+(trinomial, as in match.py); the pentanomial estimate over colour-swapped pairs is printed
+on the line before.
+
+Usage (run from the repository root; prefix `nice -n 15` on shared machines):
+
+    # SPRT, candidate = same binary with the net, base = classical evaluation
+    python3 scripts/sprt.py --base /tmp/kaname --base-options EvalKind=classical \\
+        --cand /tmp/kaname --cand-options EvalKind=net --byoyomi 1000 \\
+        --elo0 0 --elo1 5 --max-games 2000 --out matches/sprt-net
+
+    # Fischer 10 s + 0.1 s
+    python3 scripts/sprt.py --base OLD --cand NEW --fischer 10+0.1 --out matches/sprt-x
+
+    # Fixed 100-game match, no SPRT (shogiarena "tournament")
+    python3 scripts/sprt.py --base OLD --cand NEW --byoyomi 250 --games 100 --out matches/m100
+
+What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
+  * SPRT: GSPRT (fishtest's LLR approximation) with bounds in *logistic* Elo only
+    (`elo_to_score` = 1/(1+10^(-elo/400))); there is no normalized-Elo (nElo) option.
+    Two models: `gsprt-trinomial-v1` (per game L/D/W) and `gsprt-pentanomial-v1` (per
+    colour-swapped pair). Wald bounds from alpha/beta (0.05/0.05 -> LLR +/-2.94).
+    Guards in shogiarena that keep the LLR at exactly 0.0:
+      - trinomial: until a loss, a draw AND a win have all occurred. Draws are rare in
+        shogi, so a trinomial SPRT can stay at LLR 0 for a very long time;
+      - pentanomial: until 30 pairs are complete and the second most common pair outcome
+        has at least 5 pairs.
+    Hence the default here is `--model pentanomial` (which needs an even game count and
+    colour-swapped pairs, both set here). When shogiarena's LLR is held at 0 by a guard,
+    the summary also prints the unguarded value from shogiarena's own `compute_llr` on the
+    same counts, marked "raw", for information only: it is not what stops the test.
+    The test stops at the first bound crossing (games still in flight are recorded but not
+    counted) or at --max-games.
+  * Openings: `rules.initial_positions` type=file. Lines may be `startpos`,
+    `startpos moves ...`, `position startpos moves ...`, `sfen ...`, `position sfen ...`, a
+    bare SFEN, or a bare move list; scripts/openings.txt (`startpos moves ...`) is read as
+    is, no conversion. flip_policy=pair_both: each chosen opening is played twice with
+    colours swapped. Openings are drawn at random from the file (seeded by --seed):
+    without replacement when the file has at least as many lines as pairs are needed,
+    else with replacement (`--opening-selection` overrides).
+  * Time controls: byoyomi (`time_ms` + `byoyomi_ms`, main time 0 unless --main-time),
+    Fischer (`time_ms` + `increment_ms`); shogiarena also has fixed time per move, depth
+    and node limits (not exposed here). A move loses on time when it takes longer than
+    the allowance plus `expiry_margin_ms` (--margin, default 200 ms here, shogiarena's own
+    default is 500).
+  * Adjudication: resign adjudication (`resign_threshold_cp`, `resign_move_count`,
+    two-sided by default = both engines' scores agree the same side is >= threshold for
+    2*N consecutive plies; `--resign-one-sided`: the loser's own score <= -threshold for
+    N of its moves). Caveat: while resign adjudication is on, ANY mate score (`score mate`)
+    reported by either engine ends the game at once in favour of the side the score
+    names; `--resign-cp 0` turns all of this off. Draw adjudication: only by ply count
+    (`max_plies`, counted from the start position including the opening, adjudicated as
+    DRAW_BY_MAX_PLIES); shogiarena also sets the engines' `MaxMovesToDraw` to the same
+    value (Kaname declares that option). There is no score-based draw adjudication.
+  * Repetition: shogiarena's default (`repetition_occurrences_to_draw: 2`) draws at the
+    first repetition and does not detect perpetual check; this wrapper sets 4 (the real
+    rule: sennichite draw, perpetual check loses), see --repetition.
+  * Results land in OUT/run/: game.db (SQLite, every game and move with eval/depth/nodes/
+    time), state.json (SPRT state: W/D/L from the tested engine, LLR, pentanomial bins),
+    completion_status.json, results/tournament_results.json, results/summary_btd.json
+    (Bradley-Terry-Davidson ratings). `shogiarena results summary OUT/run [--format json]`
+    summarizes a run; `shogiarena dashboard serve --run-dir OUT/run` browses it.
+  * Engine options: both engines get --common-options (USI_Hash=64, Threads=1,
+    NetworkDelay=0, NetworkDelay2=50 by default), then their own --base/--cand-options.
+
+Not supported (by shogiarena or by this wrapper): normalized-Elo bounds, score-based draw
+adjudication, CSA/KIF export of the games (they are in game.db), per-engine different
+time controls (shogiarena has `engines[].time_control`, not exposed here).
+"""
+
+import argparse
+import json
+import math
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_COMMON = "USI_Hash=64,Threads=1,NetworkDelay=0,NetworkDelay2=50"
+MODELS = {"pentanomial": "gsprt-pentanomial-v1", "trinomial": "gsprt-trinomial-v1"}
+
+
+def parse_options(text):
+    """'K=V,K=V' -> dict; integer-looking values become ints."""
+    out = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            raise SystemExit(f"bad option {part!r}: expected KEY=VALUE")
+        k, v = part.split("=", 1)
+        k, v = k.strip(), v.strip()
+        out[k] = int(v) if re.fullmatch(r"-?\d+", v) else v
+    return out
+
+
+def parse_fischer(text):
+    m = re.fullmatch(r"\s*([0-9.]+)\s*\+\s*([0-9.]+)\s*", text)
+    if not m:
+        raise SystemExit(f"bad --fischer {text!r}: expected MAIN+INC in seconds, e.g. 10+0.1")
+    return round(float(m.group(1)) * 1000), round(float(m.group(2)) * 1000)
+
+
+def count_openings(path):
+    with open(path, encoding="utf-8") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def build_config(args, out):
+    """Write engine YAMLs and config.yaml into `out`; return the config path."""
+    common = parse_options(args.common_options)
+    engines = []
+    for role, binary, opts, name in (
+        ("cand", args.cand, args.cand_options, args.cand_name),
+        ("base", args.base, args.base_options, args.base_name),
+    ):
+        binary = Path(binary).resolve()
+        if not binary.is_file():
+            raise SystemExit(f"engine binary not found: {binary}")
+        options = dict(common)
+        options.update(parse_options(opts))
+        engine_yaml = out / f"engine-{role}.yaml"
+        engine_yaml.write_text(
+            yaml.safe_dump(
+                {
+                    "name": name,
+                    "engine_path": str(binary),
+                    "working_directory": str(binary.parent),
+                    "options": options,
+                },
+                sort_keys=False,
+            ),
+            encoding="utf-8",
+        )
+        engines.append({"name": name, "engine_path": str(engine_yaml)})
+    if args.cand_name == args.base_name:
+        raise SystemExit("--cand-name and --base-name must differ")
+
+    if args.fischer:
+        main_ms, inc_ms = parse_fischer(args.fischer)
+        tc = {"time_ms": main_ms, "increment_ms": inc_ms}
+    else:
+        tc = {"time_ms": round(args.main_time * 1000), "byoyomi_ms": args.byoyomi}
+    tc["expiry_margin_ms"] = args.margin
+
+    n_games = args.games if args.games else args.max_games
+    openings = Path(args.openings).resolve()
+    n_lines = count_openings(openings)
+    pairs = math.ceil(n_games / 2)
+    selection = args.opening_selection
+    if selection == "auto":
+        selection = "unique" if pairs <= n_lines else "random"
+    adjudication = {
+        "resign_threshold_cp": args.resign_cp if args.resign_cp > 0 else None,
+        "resign_move_count": args.resign_moves,
+        "resign_two_sided": not args.resign_one_sided,
+        "enable_max_plies": args.max_plies > 0,
+        "max_plies": args.max_plies if args.max_plies > 0 else None,
+    }
+    config = {
+        "experiment_name": out.name or "sprt",
+        "output_dir": str(out),
+        "engines": engines,
+        "tournament": {
+            "seed": args.seed,
+            "num_parallel": args.concurrency,
+        },
+        "rules": {
+            "time_control": tc,
+            "initial_positions": {
+                "type": "file",
+                "source": str(openings),
+                "flip_policy": "pair_both",
+                "selection_policy": "without_replacement" if selection == "unique" else "with_replacement",
+            },
+            "adjudication": adjudication,
+            "repetition_occurrences_to_draw": args.repetition,
+        },
+        "dashboard": {"enabled": False},
+        "logging": {"usi_transcript": bool(args.usi_log)},
+    }
+    if args.games:
+        config["tournament"]["games_per_pair"] = args.games
+    else:
+        if args.model == "pentanomial" and args.max_games % 2:
+            raise SystemExit("--model pentanomial needs an even --max-games")
+        config["sprt"] = {
+            "tested_engine": args.cand_name,
+            "model": MODELS[args.model],
+            "elo0": args.elo0,
+            "elo1": args.elo1,
+            "alpha": args.alpha,
+            "beta": args.beta,
+            "max_games": args.max_games,
+        }
+    path = out / "config.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return path, n_lines, selection
+
+
+def run_shogiarena(args, out, config_path, run_dir):
+    exe = shutil.which("shogiarena")
+    if not exe:
+        raise SystemExit("shogiarena not found on PATH (pip install shogiarena)")
+    cmd = [exe, "--output-dir", str(out), "run", "tournament" if args.games else "sprt", str(config_path),
+           "--run-dir", str(run_dir)]
+    if args.dry_run:
+        cmd.append("--dry-run")
+    elif not args.resume:
+        cmd.append("--no-resume")
+    print("+ " + " ".join(cmd), flush=True)
+    with open(out / "shogiarena.log", "a", encoding="utf-8") as log:
+        proc = subprocess.Popen(cmd, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in proc.stdout:
+            if "settings.yaml not found" in line:
+                continue
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            log.write(line)
+        return proc.wait()
+
+
+def elo_from_score(s):
+    s = min(max(s, 1e-9), 1 - 1e-9)
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+def elo_interval(scores):
+    """Mean-score Elo and half-width of its 95% interval from per-sample scores in [0,1]."""
+    n = len(scores)
+    if n == 0:
+        return None, None
+    mean = sum(scores) / n
+    var = sum((x - mean) ** 2 for x in scores) / n
+    se = math.sqrt(var / n)
+    lo, hi = mean - 1.959964 * se, mean + 1.959964 * se
+    if mean <= 0 or mean >= 1:
+        return (math.inf if mean >= 1 else -math.inf), math.inf
+    if lo <= 0 or hi >= 1:
+        return elo_from_score(mean), math.inf
+    return elo_from_score(mean), (elo_from_score(hi) - elo_from_score(lo)) / 2
+
+
+def read_games(run_dir, cand):
+    """Per game: (pair_key, candidate score or None, game_result)."""
+    db = sqlite3.connect(run_dir / "game.db")
+    rows = db.execute(
+        "SELECT g.game_result, pb.player_name, pw.player_name, g.metadata_attributes_json "
+        "FROM game g JOIN player pb ON pb.id = g.black_player_id JOIN player pw ON pw.id = g.white_player_id "
+        "ORDER BY g.id"
+    ).fetchall()
+    db.close()
+    games = []
+    for result, black, white, meta in rows:
+        pair_key = None
+        try:
+            sched = json.loads(json.loads(meta or "{}").get("_arena_schedule") or "{}")
+            pair_key = sched.get("pair_key")
+        except (ValueError, TypeError, AttributeError):
+            pass
+        if result.startswith("BLACK_WIN"):
+            black_score = 1.0
+        elif result.startswith("WHITE_WIN"):
+            black_score = 0.0
+        elif result.startswith("DRAW"):
+            black_score = 0.5
+        else:
+            black_score = None  # ERROR / INVALID / PAUSED: not a game result
+        score = None
+        if black_score is not None:
+            score = black_score if black == cand else 1.0 - black_score
+        games.append((pair_key, score, result))
+    return games
+
+
+def sprt_bounds(alpha, beta):
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def summarize(args, run_dir):
+    """Print (and return) the result lines; the last one is the SUMMARY line."""
+    try:  # shogiarena's own GSPRT, only for the "raw" LLR when its guard holds the LLR at 0
+        from shogiarena._core.shared.kernel.statistics.gsprt import compute_llr
+    except ImportError:
+        compute_llr = None
+    lines = []
+    cand = args.cand_name
+    games = read_games(run_dir, cand)
+    scores = [s for _, s, _ in games if s is not None]
+    w = sum(1 for s in scores if s == 1.0)
+    lo_ = sum(1 for s in scores if s == 0.0)
+    d = sum(1 for s in scores if s == 0.5)
+    n = len(scores)
+    reasons = {}
+    for _, _, r in games:
+        reasons[r] = reasons.get(r, 0) + 1
+
+    pairs = {}
+    for key, s, _ in games:
+        if key is not None and s is not None:
+            pairs.setdefault(key, []).append(s)
+    penta = [0] * 5
+    pair_scores = []
+    for ss in pairs.values():
+        for i in range(0, len(ss) - 1, 2):
+            total = ss[i] + ss[i + 1]
+            penta[round(total * 2)] += 1
+            pair_scores.append(total / 2)
+
+    elo, err = elo_interval(scores)
+    pelo, perr = elo_interval(pair_scores)
+    lines.append(f"result counts: {json.dumps(reasons, sort_keys=True)}")
+    lines.append(f"pentanomial (cand pair score 0..2 in halves: LL, LD, WL/DD, WD, WW): {penta}"
+          + (f"  Elo {pelo:+.1f} +/- {perr:.1f} (95%, {len(pair_scores)} pairs)" if pelo is not None else ""))
+
+    status = {}
+    cs = run_dir / "completion_status.json"
+    if cs.exists():
+        status = json.loads(cs.read_text())
+    line = f"SUMMARY games={n} cand W-L-D {w}-{lo_}-{d}"
+    if n:
+        line += f" score {100.0 * sum(scores) / n:.1f}%"
+        line += f" Elo {elo:+.1f} +/- {err:.1f} (95%)"
+    if args.games:
+        line += f" | fixed {args.games} games, no SPRT"
+    else:
+        state = json.loads((run_dir / "state.json").read_text()).get("sprt_state") or {}
+        llr = float(state.get("llr", 0.0))
+        lower, upper = sprt_bounds(args.alpha, args.beta)
+        if llr >= upper:
+            verdict = "H1 accepted (PASS)"
+        elif llr <= lower:
+            verdict = "H0 accepted (FAIL)"
+        else:
+            verdict = "inconclusive"
+            if status.get("termination_reason"):
+                verdict += f" ({status['termination_reason']})"
+        line += (f" | SPRT {args.model} [{args.elo0:g},{args.elo1:g}] LLR {llr:.2f}"
+                 f" ({lower:.2f},{upper:.2f}) {verdict}")
+        if llr == 0.0:
+            counts = penta if args.model == "pentanomial" else [lo_, d, w]
+            if sum(counts) and compute_llr is not None:
+                raw = compute_llr(counts, elo0=args.elo0, elo1=args.elo1)
+                line += f" [LLR held at 0 by shogiarena's small-sample guard; raw {raw:.2f}]"
+        if state and int(state.get("games_played", n)) != n:
+            line += f" [SPRT counted {state.get('games_played')} games, {state.get('late_games', 0)} late]"
+    lines.append(line)
+    print("\n".join(lines))
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="See the module docstring (head scripts/sprt.py) for details.")
+    ap.add_argument("--base", required=True, help="base engine binary")
+    ap.add_argument("--base-options", default="", help="USI options for base, K=V,K=V")
+    ap.add_argument("--base-name", default="base")
+    ap.add_argument("--cand", required=True, help="candidate (tested) engine binary")
+    ap.add_argument("--cand-options", default="", help="USI options for candidate, K=V,K=V")
+    ap.add_argument("--cand-name", default="cand")
+    ap.add_argument("--common-options", default=DEFAULT_COMMON,
+                    help=f"USI options for both engines, applied first (default {DEFAULT_COMMON})")
+    tcg = ap.add_mutually_exclusive_group(required=True)
+    tcg.add_argument("--byoyomi", type=int, metavar="MS", help="byoyomi per move in ms")
+    tcg.add_argument("--fischer", metavar="MAIN+INC", help="Fischer in seconds, e.g. 10+0.1")
+    ap.add_argument("--main-time", type=float, default=0.0, metavar="SEC",
+                    help="main time before byoyomi, seconds (default 0)")
+    ap.add_argument("--margin", type=int, default=200, metavar="MS",
+                    help="time-loss margin over the allowance (shogiarena expiry_margin_ms; default 200)")
+    ap.add_argument("--games", type=int, default=0,
+                    help="fixed match of N games (shogiarena tournament), no SPRT")
+    ap.add_argument("--max-games", type=int, default=1000, help="SPRT game cap (default 1000)")
+    ap.add_argument("--elo0", type=float, default=0.0, help="H0 logistic Elo (default 0)")
+    ap.add_argument("--elo1", type=float, default=5.0, help="H1 logistic Elo (default 5)")
+    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--beta", type=float, default=0.05)
+    ap.add_argument("--model", choices=sorted(MODELS), default="pentanomial",
+                    help="SPRT model (default pentanomial; see docstring for trinomial's draw guard)")
+    ap.add_argument("--concurrency", type=int, default=2, help="games at once (default 2)")
+    ap.add_argument("--openings", default=str(REPO / "scripts" / "openings.txt"),
+                    help="opening file, one SFEN or `startpos moves ...` per line")
+    ap.add_argument("--opening-selection", choices=["auto", "unique", "random"], default="auto",
+                    help="unique = without replacement, random = with replacement; auto = unique if the "
+                         "file has enough lines for all pairs")
+    ap.add_argument("--seed", type=int, default=1, help="schedule/opening seed (default 1)")
+    ap.add_argument("--resign-cp", type=int, default=3000,
+                    help="resign adjudication threshold in cp, 0 = off (default 3000)")
+    ap.add_argument("--resign-moves", type=int, default=4,
+                    help="moves per side beyond the threshold before adjudication (default 4)")
+    ap.add_argument("--resign-one-sided", action="store_true",
+                    help="only the losing engine's own score counts (default: both engines must agree)")
+    ap.add_argument("--max-plies", type=int, default=320, help="draw after this many plies, 0 = off (default 320)")
+    ap.add_argument("--repetition", type=int, choices=[2, 3, 4], default=4,
+                    help="occurrences for a repetition draw; 4 also detects perpetual check (default 4)")
+    ap.add_argument("--usi-log", action="store_true", help="keep USI transcripts (logging.usi_transcript)")
+    ap.add_argument("--out", required=True, help="output directory (config, log, run/)")
+    ap.add_argument("--resume", action="store_true", help="resume an existing OUT/run instead of refusing")
+    ap.add_argument("--dry-run", action="store_true", help="validate and show the schedule only")
+    args = ap.parse_args()
+
+    if args.elo1 <= args.elo0:
+        raise SystemExit("--elo1 must be greater than --elo0")
+    if args.concurrency < 1:
+        raise SystemExit("--concurrency must be >= 1")
+    out = Path(args.out).resolve()
+    run_dir = out / "run"
+    if run_dir.exists() and any(run_dir.iterdir()) and not (args.resume or args.dry_run):
+        raise SystemExit(f"{run_dir} exists; use --resume or another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    config_path, n_lines, selection = build_config(args, out)
+    print(f"config: {config_path} (openings: {n_lines} lines, selection {selection})", flush=True)
+    rc = run_shogiarena(args, out, config_path, run_dir)
+    if rc != 0:
+        raise SystemExit(f"shogiarena exited with status {rc}")
+    if args.dry_run:
+        return
+    summary = subprocess.run(["shogiarena", "results", "summary", str(run_dir)], capture_output=True, text=True)
+    sys.stdout.write(summary.stdout)
+    (out / "results_summary.txt").write_text(summary.stdout, encoding="utf-8")
+    lines = summarize(args, run_dir)
+    (out / "summary.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

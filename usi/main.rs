@@ -6,6 +6,7 @@ mod gensfen;
 mod options;
 mod output;
 mod parse;
+mod record;
 mod session;
 mod tools;
 mod train;

@@ -73,12 +73,7 @@ impl Encoding {
 #[derive(Debug)]
 pub enum RecordError {
     /// The file could not be read.
-    Io {
-        /// The file.
-        path: String,
-        /// What the system said.
-        source: std::io::Error,
-    },
+    Io(std::io::Error),
     /// The bytes are neither UTF-8 nor Shift_JIS text (a binary file, say).
     NotText,
     /// The text is none of KIF, KI2, CSA or USI.
@@ -107,7 +102,7 @@ pub enum RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordError::Io { path, source } => write!(f, "{path}: {source}"),
+            RecordError::Io(e) => write!(f, "cannot read the file: {e}"),
             RecordError::NotText => write!(f, "not a text file (neither UTF-8 nor Shift_JIS)"),
             RecordError::UnknownFormat => {
                 write!(f, "unknown record format (expected KIF, KI2, CSA, or a USI position line or SFEN)")
@@ -127,7 +122,7 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            RecordError::Io { source, .. } => Some(source),
+            RecordError::Io(e) => Some(e),
             _ => None,
         }
     }
@@ -157,7 +152,7 @@ pub struct Game {
 /// Reads a record file: decodes it, detects the format (by content, the extension deciding
 /// between formats the content fits equally) and parses it.
 pub fn read_file(path: &Path) -> Result<Game, RecordError> {
-    let bytes = std::fs::read(path).map_err(|source| RecordError::Io { path: path.display().to_string(), source })?;
+    let bytes = std::fs::read(path).map_err(RecordError::Io)?;
     let (text, encoding) = decode(&bytes)?;
     let ext = path.extension().and_then(|e| e.to_str()).and_then(Format::from_extension);
     let format = detect(&text, ext)?;
@@ -303,7 +298,8 @@ fn longest_good_prefix(lines: &[&str], format: Format) -> Option<(Record, usize,
     let tokens: Vec<&str> = match format {
         Format::Ki2 => bad.split_whitespace().collect(),
         Format::Csa => bad.split(',').collect(),
-        _ => vec![bad.trim()],
+        // `   5 ５五飛(28)   ( 0:01/00:00:03)`: the move is the word after the number.
+        _ => vec![bad.split_whitespace().find(|w| !w.chars().all(|c| c.is_ascii_digit())).unwrap_or(bad.trim())],
     };
     for j in (1..tokens.len()).rev() {
         let sep = if format == Format::Csa { "," } else { " " };
@@ -495,12 +491,17 @@ pub fn japanese(pos: &Position, moves: &[Move]) -> Vec<String> {
     let mut out = Vec::with_capacity(moves.len());
     for m in moves {
         let usi = m.to_string();
-        let Some(mv) = rsshogi::board::move_from_usi(&p, &usi) else {
-            out.push(usi);
-            continue;
-        };
-        out.push(mv.to_ki2(&p).unwrap_or_else(|| usi.clone()));
-        p.apply_move32(mv);
+        match rsshogi::board::move_from_usi(&p, &usi).filter(|&mv| p.is_legal_move32(mv)) {
+            Some(mv) => {
+                out.push(mv.to_ki2(&p).unwrap_or(usi));
+                p.apply_move32(mv);
+            }
+            None => {
+                // Not legal on rsshogi's board (the caller's line was not checked): the rest stays USI.
+                out.extend(moves[out.len()..].iter().map(Move::to_string));
+                break;
+            }
+        }
     }
     out
 }
@@ -559,7 +560,7 @@ mod tests {
         assert_eq!(g.record.move_count(), 4);
         let p = g.problem.expect("problem");
         assert!(matches!(p, RecordError::IllegalMove { ply: 5, line: Some(9), .. }), "{p:?}");
-        assert!(p.to_string().contains("５五飛(28)"), "{p}");
+        assert_eq!(p.to_string(), "line 9: ply 5 '５五飛(28)': illegal move");
         // KI2 and CSA put several moves on a line: the good ones on the bad line are kept.
         let ki2 = "手合割：平手\n▲７六歩 △３四歩 ▲５五飛 △４四歩\n";
         let g = parse(ki2, Format::Ki2).unwrap();
@@ -620,5 +621,8 @@ mod tests {
                 .collect()
         };
         assert_eq!(japanese(&pos, &moves), ["▲７六歩", "△３四歩", "▲２二角成"]);
+        // A line that goes wrong (here: Black moves twice) stays in USI from there on.
+        let twice = [moves[0], moves[2]];
+        assert_eq!(japanese(&pos, &twice), ["▲７六歩", "8h2b+"]);
     }
 }

@@ -1,8 +1,11 @@
 //! Kaname, a USI shogi engine: the binary. With no arguments it speaks USI on stdin/stdout;
-//! `bench`, `perft`, `go`, `train` and `help` are for people and scripts.
+//! `bench`, `perft`, `go`, `analyse`, `train` and `help` are for people and scripts.
 
+mod analyse;
+mod annotate;
 mod bench;
 mod gensfen;
+mod graph;
 mod options;
 mod output;
 mod parse;
@@ -35,6 +38,12 @@ pub fn help_lines() -> Vec<String> {
         "  kaname perft <depth> [--generate] [<sfen>]   count leaf nodes, split by root move",
         "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
         "                                  think about one position and print the best move",
+        "  kaname analyse <record> [--movetime MS | --nodes N | --depth D] [--threads N] [--multipv N]",
+        "                 [--from PLY] [--to PLY] [--json F] [--kif F] [--csa F] [--graph F.svg]",
+        "                 [--marks 0.05,0.10,0.20] [--eval net|classical] [--eval-file F] [--hash MB]",
+        "                 [--no-progress]   analyse a KIF/KI2/CSA/USI game record (1000 ms per",
+        "                                  position by default) and write <record>.analysis.json,",
+        "                                  .kif (.csa) and .svg (kaname analyse --help for more)",
         "  kaname gensfen [--out F] [--positions N] [--nodes N | --depth D] [--threads N] [--seed S]",
         "                 [--random-plies MIN-MAX] [--max-plies N] [--hash MB] [--eval net|classical]",
         "                 [--eval-file F]   self-play training positions (PackedSfenValue)",
@@ -226,6 +235,10 @@ fn main() {
             Output::stdout().lines(train::USAGE.lines())
         }
         Some("train") => train::cli(&args[1..]),
+        Some("analyse" | "analyze") if args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) => {
+            Output::stdout().lines(analyse::USAGE.lines())
+        }
+        Some("analyse" | "analyze") => analyse::cli(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
         Some(other) => usage_error(&format!("unknown command '{other}'")),

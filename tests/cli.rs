@@ -20,6 +20,7 @@ fn help() {
     for a in ["help", "--help"] {
         let s = stdout(&kaname(&[a]));
         assert!(s.contains("kaname bench") && s.contains("kaname perft") && s.contains("kaname go"));
+        assert!(s.contains("kaname analyse <record>"));
     }
     let o = kaname(&["--no-such-flag"]);
     assert_eq!(o.status.code(), Some(2));

@@ -511,15 +511,16 @@ fn budget(l: &Limits) -> String {
 /// The summary table: settings, per-side totals, the marked moves, the files written.
 pub fn summary_lines(r: &Report, limits: &Limits, written: &[PathBuf]) -> Vec<String> {
     let s = &r.settings;
+    let range = match r.plies.len() {
+        0 => "no move analysed".to_string(),
+        _ => format!("plies {}-{} of {}", s.from, s.to, r.record.moves),
+    };
     let mut lines = vec![
         format!(
-            "Kaname analysis of {} ({}, {}): plies {}-{} of {}, {} per position, {} thread(s), eval {}",
+            "Kaname analysis of {} ({}, {}): {range}, {} per position, {} thread(s), eval {}",
             r.record.path,
             r.record.format,
             r.record.encoding,
-            s.from,
-            s.to,
-            r.record.moves,
             budget(limits),
             s.threads,
             s.eval

@@ -224,7 +224,7 @@ pub struct Ply {
     pub depth: i32,
     /// Its selective depth.
     pub seldepth: i32,
-    /// Its nodes.
+    /// Nodes searched when it reported the best move's line (the search may have gone on).
     pub nodes: u64,
     /// Black's win rate after the move played.
     pub winrate_black: f64,

@@ -99,10 +99,11 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
     }
 }
 
-/// Parses `--marks 0.05,0.10,0.20`: three rising win-rate losses in 0..=1.
+/// Parses `--marks 0.05,0.10,0.20`: three win-rate losses in 0..=1, in order.
 pub fn parse_marks(v: &str) -> Result<[f64; 3], String> {
-    let bad =
-        || format!("--marks takes three rising numbers in 0..1 such as 0.05,0.10,0.20, not '{}'", crate::ascii(v, 30));
+    let bad = || {
+        format!("--marks takes three numbers in 0..1 in order, such as 0.05,0.10,0.20, not '{}'", crate::ascii(v, 30))
+    };
     let t: Vec<f64> = v.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
     match t[..] {
         [a, b, c] if 0.0 < a && a <= b && b <= c && c <= 1.0 => Ok([a, b, c]),
@@ -129,7 +130,7 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
         eval_file: String::new(),
         progress: true,
     };
-    // Words that follow no flag, or a flag's one value: the record.
+    // Words that are no flag's value make up the record: before, between or after the flags.
     let mut positional = Vec::new();
     for (flag, vals) in crate::flag_groups(args) {
         let mut v = || one(flag, vals, &mut positional);
@@ -184,7 +185,7 @@ fn graph_path(v: &str) -> Result<PathBuf, String> {
     }
 }
 
-/// The searches of one position, `Searched` from the search's reports.
+/// Searches `pos` to `limits` (a finished game is not searched: mated, or a declaration win).
 fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Searched {
     let decided = |score| Searched { best: None, score, depth: 0, seldepth: 0, nodes: 0, pv: vec![], lines: vec![] };
     match crate::session::trivial_result(pos, searcher.options().entering_king_rule).map(|r| r.best) {
@@ -240,9 +241,9 @@ fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>) ->
     Searched { best, score, depth, seldepth, nodes, pv, lines }
 }
 
-/// The moves of `line` up to the first one that is not legal where it is played: a PV's tail
-/// comes from the hash table and can, rarely, hold a move of another position (`session`
-/// cuts the `info` PVs the same way).
+/// The moves of `line` up to the first one that is not legal where it is played. A reported
+/// PV can, rarely, hold such a move (seen in short searches: a king move from the square it
+/// had just left); `session` cuts the `info` PVs the same way.
 fn legal_prefix(pos: &Position, line: &[Move]) -> Vec<Move> {
     let mut p = pos.clone();
     let mut out = Vec::with_capacity(line.len());

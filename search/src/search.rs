@@ -511,6 +511,12 @@ impl Worker {
             }
 
             self.make_move(pos, shared, ply, m);
+            if pv_node {
+                // A child searched with a null window leaves its PV slot as an earlier line
+                // left it: empty it, so a fail high here (or a root move's fail low) records
+                // this move alone rather than a stale tail that may be illegal.
+                self.pv[ply + 1].clear();
+            }
             // No check extension: shogi checks come in long chains (drops), and a blanket
             // extension explodes the tree; checks are instead reduced less.
             let new_depth = depth - 1;

@@ -2,6 +2,7 @@
 //! `bench`, `perft`, `go`, `train` and `help` are for people and scripts.
 
 mod bench;
+mod book;
 mod gensfen;
 mod options;
 mod output;

@@ -735,7 +735,7 @@ mod tests {
     fn book_text(sorted: bool) -> String {
         let s1 = after(&["7g7f"]).to_sfen();
         let s2 = after(&["2g2f"]).to_sfen();
-        let mut records = vec![
+        let mut records = [
             format!("sfen {}\n7g7f 3c3d 50 20 1\n2g2f 8c8d 40 20 1\n5g5f none -100 20 1\n", engine::START_SFEN),
             format!("sfen {s1}\n3c3d 2g2f -40 18 1\n// comment\n8c8d none -60 18 1\n"),
             format!("sfen {s2}\n8c8d 7g7f -35 18 1\n"),

@@ -4,6 +4,7 @@
 mod bench;
 mod book;
 mod gensfen;
+mod makebook;
 mod options;
 mod output;
 mod parse;
@@ -39,6 +40,8 @@ pub fn help_lines() -> Vec<String> {
         "                 [--random-plies MIN-MAX] [--max-plies N] [--hash MB] [--eval net|classical]",
         "                 [--eval-file F]   self-play training positions (PackedSfenValue)",
         "  kaname psv-dump <file> [n]      print PackedSfenValue records as text",
+        "  kaname makebook [--out F] [--openings F | --psv F] [--plies N] [--multipv N] [--nodes N]",
+        "                                  an opening book from Kaname's analysis (makebook --help)",
         "  kaname train --data <psv...> --out <net.knn> [options]",
         "                                  train the NNUE net (kaname train --help for options)",
         "  kaname options-markdown         print the options table (Markdown)",
@@ -199,6 +202,15 @@ fn cli_gensfen(args: &[&str]) {
     }
 }
 
+fn cli_makebook(args: &[&str]) {
+    let a = makebook::parse_args(args).unwrap_or_else(|e| usage_error(&format!("makebook: {e}")));
+    let net = options::load_net(&a.eval_file).unwrap_or_else(|e| usage_error(&format!("makebook: {e}")));
+    if let Err(e) = makebook::run(&a, net) {
+        eprintln!("kaname: makebook: {e}");
+        std::process::exit(1);
+    }
+}
+
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -226,6 +238,10 @@ fn main() {
             Output::stdout().lines(train::USAGE.lines())
         }
         Some("train") => train::cli(&args[1..]),
+        Some("makebook") if args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) => {
+            Output::stdout().lines(makebook::USAGE.lines())
+        }
+        Some("makebook") => cli_makebook(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
         Some(other) => usage_error(&format!("unknown command '{other}'")),

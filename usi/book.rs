@@ -316,71 +316,109 @@ fn read_all(r: impl BufRead) -> std::io::Result<(HashMap<String, Vec<BookMove>>,
     Ok((map, problems))
 }
 
-/// Reads lines from `start` (a line start) until a `sfen` line; returns its start, key, and
-/// the offset after it. Comment, move and bad lines are skipped.
-fn next_sfen(f: &mut File, start: u64) -> std::io::Result<Option<(u64, String, u64)>> {
-    f.seek(SeekFrom::Start(start))?;
-    let mut r = BufReader::with_capacity(4096, f);
-    let mut at = start;
+/// Bytes read at a time when searching on disk.
+const CHUNK: usize = 4096;
+
+/// Below this many bytes between the bounds, bisection gives way to reading on.
+const WINDOW: u64 = CHUNK as u64;
+
+/// Up to `len` bytes at `off` into `buf` (fewer at the end of the file).
+fn read_at(f: &mut File, off: u64, len: usize, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    buf.resize(len, 0);
+    f.seek(SeekFrom::Start(off))?;
+    let mut got = 0;
+    while got < len {
+        match f.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(got);
+    Ok(())
+}
+
+/// The first `sfen` line starting at or after byte `off`: its start, its key, and the offset
+/// after it. Usually one read of `CHUNK` bytes.
+fn sfen_at_or_after(f: &mut File, off: u64) -> std::io::Result<Option<(u64, String, u64)>> {
+    // From the byte before `off`: a line starts at `off` when that byte ends a line.
+    let base = off.saturating_sub(1);
+    let mut want = CHUNK;
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        let n = r.read_until(b'\n', &mut buf)?;
-        if n == 0 {
-            return Ok(None);
-        }
-        if buf.starts_with(b"sfen ") {
-            if let Line::Sfen(k) = parse_line(&String::from_utf8_lossy(&buf)) {
-                return Ok(Some((at, k, at + n as u64)));
+        read_at(f, base, want, &mut buf)?;
+        let eof = buf.len() < want;
+        let first = if off == 0 { Some(0) } else { buf.iter().position(|&b| b == b'\n').map(|p| p + 1) };
+        if let Some(mut i) = first {
+            while i < buf.len() {
+                let rest = &buf[i..];
+                let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+                    Some(nl) => (&rest[..nl], i + nl + 1),
+                    // The file's last line, without a newline.
+                    None if eof => (rest, buf.len()),
+                    None => break,
+                };
+                if line.starts_with(b"sfen ") {
+                    if let Line::Sfen(k) = parse_line(&String::from_utf8_lossy(line)) {
+                        return Ok(Some((base + i as u64, k, base + next as u64)));
+                    }
+                }
+                i = next;
             }
         }
-        at += n as u64;
+        if eof {
+            return Ok(None);
+        }
+        // A long stretch without an `sfen` line: read more at once.
+        want *= 4;
     }
 }
 
-/// The first `sfen` line starting at or after byte `off`.
-fn sfen_at_or_after(f: &mut File, off: u64) -> std::io::Result<Option<(u64, String, u64)>> {
-    if off == 0 {
-        return next_sfen(f, 0);
-    }
-    // Skip to the start of the next line (the byte before `off` may end a line).
-    f.seek(SeekFrom::Start(off - 1))?;
-    let mut skipped = Vec::new();
-    let n = BufReader::with_capacity(4096, &mut *f).read_until(b'\n', &mut skipped)?;
-    if n == 0 || !skipped.ends_with(b"\n") {
-        return Ok(None);
-    }
-    next_sfen(f, off - 1 + n as u64)
-}
-
-/// Bisection over byte offsets of a file sorted by SFEN: the first `sfen` line whose key is
-/// not below `target`, then its moves if it is `target`.
+/// Bisection over byte offsets of a file sorted by SFEN down to a window of `WINDOW` bytes,
+/// then the records from there are read in order up to the one with key `target`, if any.
 fn disk_find(f: &mut File, len: u64, target: &str) -> std::io::Result<Option<Vec<BookMove>>> {
     let (mut lo, mut hi) = (0u64, len);
-    while lo < hi {
+    while hi - lo > WINDOW {
         let mid = lo + (hi - lo) / 2;
         match sfen_at_or_after(f, mid)? {
             Some((start, k, _)) if k.as_str() < target => lo = start + 1,
             _ => hi = mid,
         }
     }
-    let Some((_, k, after)) = sfen_at_or_after(f, lo)? else { return Ok(None) };
-    if k != target {
-        return Ok(None);
-    }
+    let Some((_, mut k, after)) = sfen_at_or_after(f, lo)? else { return Ok(None) };
     f.seek(SeekFrom::Start(after))?;
-    let r = BufReader::with_capacity(4096, &mut *f);
+    let mut r = BufReader::with_capacity(2 * CHUNK, &mut *f);
+    let mut buf = Vec::new();
     let mut moves = Vec::new();
-    for line in r.split(b'\n') {
-        let line = line?;
-        match parse_line(&String::from_utf8_lossy(&line)) {
-            Line::Sfen(_) => break,
-            Line::Move(m) => moves.push(m),
-            Line::Bad(why) => log::warn!("book: {why}"),
-            Line::Blank | Line::Comment => {}
+    loop {
+        if k.as_str() > target {
+            return Ok(None);
+        }
+        let found = k == target;
+        // The lines up to the next `sfen` line: the moves of `k`.
+        loop {
+            buf.clear();
+            if r.read_until(b'\n', &mut buf)? == 0 {
+                return Ok((found && !moves.is_empty()).then_some(moves));
+            }
+            if !found && !buf.starts_with(b"sfen ") {
+                continue;
+            }
+            match parse_line(&String::from_utf8_lossy(&buf)) {
+                Line::Sfen(next) => {
+                    k = next;
+                    break;
+                }
+                Line::Move(m) if found => moves.push(m),
+                Line::Bad(why) if found => log::warn!("book: {why}"),
+                _ => {}
+            }
+        }
+        if found {
+            return Ok((!moves.is_empty()).then_some(moves));
         }
     }
-    Ok((!moves.is_empty()).then_some(moves))
 }
 
 enum Sample {
@@ -962,6 +1000,84 @@ mod tests {
             .is_none());
         assert_eq!(h.ponder.unwrap().to_string(), "8c8d");
         assert_eq!(flipped_key(&flipped).unwrap(), key(&black.to_sfen()).unwrap());
+    }
+
+    /// Open and look-up times on a large book: `KANAME_BOOK_BENCH=<book> cargo test --release
+    /// --bin kaname bench_large_book -- --ignored --nocapture`, with `<book>.queries` holding
+    /// `position` arguments (`startpos moves ...`) of positions in the book. Prints wall time
+    /// and, on Linux, the thread's CPU time (what a loaded machine does not inflate).
+    #[test]
+    #[ignore]
+    fn bench_large_book() {
+        use std::time::Instant;
+        let Ok(path) = std::env::var("KANAME_BOOK_BENCH") else { return };
+        let cpu_ns = || -> Option<u64> {
+            std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
+        };
+        let timed = |what: &str, n: usize, f: &mut dyn FnMut() -> String| {
+            let (t, c) = (Instant::now(), cpu_ns());
+            let result = f();
+            let wall = t.elapsed().as_secs_f64() * 1e6 / n as f64;
+            let cpu = c
+                .zip(cpu_ns())
+                .map_or(String::new(), |(a, b)| format!(", CPU {:.1} us", (b - a) as f64 / 1e3 / n as f64));
+            println!("{what}: {result}: wall {wall:.1} us{cpu} each");
+        };
+        let queries: Vec<Position> = std::fs::read_to_string(format!("{path}.queries"))
+            .unwrap()
+            .lines()
+            .map(|l| crate::parse::position(&l.split_whitespace().collect::<Vec<_>>()).unwrap().0)
+            .collect();
+        // Positions one random move further: almost all out of the book.
+        let mut rng = Rng::new(5);
+        let misses: Vec<Position> = queries
+            .iter()
+            .map(|p| {
+                let mut l = MoveList::new();
+                engine::generate_legal(p, &mut l);
+                let mut q = p.clone();
+                q.do_move(l.as_slice()[rng.below(l.len())]);
+                q
+            })
+            .collect();
+        let mut b = None;
+        timed("open", 1, &mut || {
+            b = Some(Book::open(&path).unwrap());
+            b.as_ref().unwrap().summary.clone()
+        });
+        let b = b.unwrap();
+        assert!(b.on_disk());
+        for (what, set) in [("in the book", &queries), ("one move further", &misses)] {
+            timed(&format!("{} look-ups of positions {what}", set.len()), set.len(), &mut || {
+                format!("{} found", set.iter().filter(|p| b.find(p).unwrap().is_some()).count())
+            });
+        }
+        let o = BookOptions {
+            eval_diff: 1000,
+            eval_black_limit: -99999,
+            eval_white_limit: -99999,
+            moves: 10000,
+            ..Default::default()
+        };
+        timed(
+            &format!("{} probes (legality, ponder, PV, flipped look-ups)", queries.len()),
+            queries.len(),
+            &mut || {
+                format!(
+                    "{} hits",
+                    queries.iter().filter(|p| probe(&b, p, &o, &[], &mut rng).unwrap().hit.is_some()).count()
+                )
+            },
+        );
+        let mut m = None;
+        timed("the same book read into memory", 1, &mut || {
+            m = Some(Book::open_with(&path, u64::MAX).unwrap());
+            m.as_ref().unwrap().summary.clone()
+        });
+        let m = m.unwrap();
+        timed("in memory, look-ups of positions in the book", queries.len(), &mut || {
+            format!("{} found", queries.iter().filter(|p| m.find(p).unwrap().is_some()).count())
+        });
     }
 
     #[test]

@@ -316,3 +316,22 @@ fn makebook_writes_a_consistent_book_the_engine_plays_and_resumes() {
     assert_eq!(parse_book(&std::fs::read_to_string(&out).unwrap()).1.len(), book.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn makebook_usage_and_errors() {
+    let o = kaname(&["makebook", "--help"]);
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success() && text.contains("--plies") && text.contains("--multipv"), "{text}");
+    let help = String::from_utf8_lossy(&kaname(&["help"]).stdout).to_string();
+    assert!(help.contains("kaname makebook"), "{help}");
+    let o = kaname(&["makebook", "--bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let dir = std::env::temp_dir().join(format!("kaname-makebook-err-{}", std::process::id()));
+    let out = dir.join("b.db");
+    let o = kaname(&["makebook", "--out", out.to_str().unwrap(), "--openings", "/nonexistent/openings.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/openings.txt"));
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

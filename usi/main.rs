@@ -202,15 +202,6 @@ fn cli_gensfen(args: &[&str]) {
     }
 }
 
-fn cli_makebook(args: &[&str]) {
-    let a = makebook::parse_args(args).unwrap_or_else(|e| usage_error(&format!("makebook: {e}")));
-    let net = options::load_net(&a.eval_file).unwrap_or_else(|e| usage_error(&format!("makebook: {e}")));
-    if let Err(e) = makebook::run(&a, net) {
-        eprintln!("kaname: makebook: {e}");
-        std::process::exit(1);
-    }
-}
-
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -238,10 +229,7 @@ fn main() {
             Output::stdout().lines(train::USAGE.lines())
         }
         Some("train") => train::cli(&args[1..]),
-        Some("makebook") if args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) => {
-            Output::stdout().lines(makebook::USAGE.lines())
-        }
-        Some("makebook") => cli_makebook(&args[1..]),
+        Some("makebook") => makebook::cli(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
         Some(other) => usage_error(&format!("unknown command '{other}'")),

@@ -511,6 +511,26 @@ fn search_all(
     })
 }
 
+/// `kaname makebook ...` from the command line: usage errors exit with 2, failures with 1.
+pub fn cli(args: &[&str]) {
+    if args.first().is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) {
+        crate::output::Output::stdout().lines(USAGE.lines());
+        return;
+    }
+    let fail = |e: String, code: i32| -> ! {
+        eprintln!("kaname makebook: {e}");
+        if code == 2 {
+            eprintln!("try: kaname makebook --help");
+        }
+        std::process::exit(code);
+    };
+    let a = parse_args(args).unwrap_or_else(|e| fail(e, 2));
+    let net = crate::options::load_net(&a.eval_file).unwrap_or_else(|e| fail(e, 2));
+    if let Err(e) = run(&a, net) {
+        fail(e, 1);
+    }
+}
+
 /// Runs `kaname makebook`; progress and the summary go to stderr.
 pub fn run(a: &Args, net: Option<Arc<eval::nnue::Network>>) -> Result<(), String> {
     let seeds = seeds(a)?;

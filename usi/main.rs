@@ -4,8 +4,10 @@
 mod analyse;
 mod annotate;
 mod bench;
+mod book;
 mod gensfen;
 mod graph;
+mod makebook;
 mod options;
 mod output;
 mod parse;
@@ -48,6 +50,8 @@ pub fn help_lines() -> Vec<String> {
         "                 [--random-plies MIN-MAX] [--max-plies N] [--hash MB] [--eval net|classical]",
         "                 [--eval-file F]   self-play training positions (PackedSfenValue)",
         "  kaname psv-dump <file> [n]      print PackedSfenValue records as text",
+        "  kaname makebook [--out F] [--openings F | --psv F] [--plies N] [--multipv N] [--nodes N]",
+        "                                  an opening book from Kaname's analysis (makebook --help)",
         "  kaname train --data <psv...> --out <net.knn> [options]",
         "                                  train the NNUE net (kaname train --help for options)",
         "  kaname options-markdown         print the options table (Markdown)",
@@ -239,6 +243,7 @@ fn main() {
             Output::stdout().lines(analyse::USAGE.lines())
         }
         Some("analyse" | "analyze") => analyse::cli(&args[1..]),
+        Some("makebook") => makebook::cli(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),
         Some(other) => usage_error(&format!("unknown command '{other}'")),

@@ -121,8 +121,76 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "USI_OwnBook",
         aliases: &[],
+        kind: Kind::Check(true),
+        help: "Play moves from the opening book of `BookFile` (nothing happens while `BookFile` is empty).",
+    },
+    Spec {
+        name: "BookFile",
+        aliases: &[],
+        kind: Kind::Text(""),
+        help: "The opening book: a file in YaneuraOu's format (`#YANEURAOU-DB2016 1.00`), by path (relative \
+               to the working directory; YaneuraOu takes a name in `BookDir` instead); empty = no book. Read \
+               at `isready` (or the next `go`): a book sorted by SFEN larger than 8 MB is searched on disk, a \
+               smaller or unsorted one read into memory. A missing or unreadable file is reported once with \
+               `info string error: ...` and the engine searches every move.",
+    },
+    Spec {
+        name: "BookMoves",
+        aliases: &[],
+        kind: Kind::Spin { default: 16, min: 0, max: 10000 },
+        help: "The book is used while the game ply of the position to move in is at most this (the start \
+               position is ply 1).",
+    },
+    Spec {
+        name: "BookIgnoreRate",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: 0, max: 100 },
+        help: "Percent chance of searching a position although it is in the book.",
+    },
+    Spec {
+        name: "BookEvalDiff",
+        aliases: &[],
+        kind: Kind::Spin { default: 30, min: 0, max: 99999 },
+        help: "Only book moves valued within this of the first book move (the most played, then the best \
+               valued) are played; 0 = only the moves as good as the first.",
+    },
+    Spec {
+        name: "BookEvalBlackLimit",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: -99999, max: 99999 },
+        help: "Black plays no book move valued below this.",
+    },
+    Spec {
+        name: "BookEvalWhiteLimit",
+        aliases: &[],
+        kind: Kind::Spin { default: -140, min: -99999, max: 99999 },
+        help: "White plays no book move valued below this.",
+    },
+    Spec {
+        name: "BookDepthLimit",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: 0, max: 99999 },
+        help: "A book position whose first move was searched less deep than this is searched instead; 0 = no \
+               limit (YaneuraOu's default is 16).",
+    },
+    Spec {
+        name: "BookPvMoves",
+        aliases: &[],
+        kind: Kind::Spin { default: 8, min: 1, max: 246 },
+        help: "Plies of the book line printed with a book move (`info ... pv`), following the book.",
+    },
+    Spec {
+        name: "ConsiderBookMoveCount",
+        aliases: &[],
         kind: Kind::Check(false),
-        help: "Use the engine's own opening book. Accepted, but Kaname has no book yet.",
+        help: "Choose among the book moves in proportion to their counts instead of uniformly.",
+    },
+    Spec {
+        name: "FlippedBook",
+        aliases: &[],
+        kind: Kind::Check(true),
+        help: "Also look up the position turned round with the colours swapped (a book made for Black \
+               serves White).",
     },
     Spec {
         name: "ClearHash",
@@ -167,6 +235,10 @@ pub struct Settings {
     pub search: search::Options,
     /// `USI_OwnBook`.
     pub own_book: bool,
+    /// `BookFile`: empty = no book.
+    pub book_file: String,
+    /// The other `Book*` options.
+    pub book: crate::book::BookOptions,
     /// `UsiLog`: empty = off.
     pub usi_log: String,
     /// `EvalFile`: empty = the built-in net.
@@ -179,6 +251,8 @@ impl Default for Settings {
         let mut s = Settings {
             search: search::Options::default(),
             own_book: false,
+            book_file: String::new(),
+            book: crate::book::BookOptions::default(),
             usi_log: String::new(),
             eval_file: String::new(),
         };
@@ -304,6 +378,16 @@ impl Settings {
             "DepthLimit" => o.depth_limit = int as i32,
             "NodesLimit" => o.nodes_limit = int as u64,
             "USI_OwnBook" => self.own_book = flag,
+            "BookFile" => self.book_file = text.to_string(),
+            "BookMoves" => self.book.moves = int as u32,
+            "BookIgnoreRate" => self.book.ignore_rate = int as u32,
+            "BookEvalDiff" => self.book.eval_diff = int as i32,
+            "BookEvalBlackLimit" => self.book.eval_black_limit = int as i32,
+            "BookEvalWhiteLimit" => self.book.eval_white_limit = int as i32,
+            "BookDepthLimit" => self.book.depth_limit = int as i32,
+            "BookPvMoves" => self.book.pv_moves = int as u32,
+            "ConsiderBookMoveCount" => self.book.consider_count = flag,
+            "FlippedBook" => self.book.flipped = flag,
             "UsiLog" => self.usi_log = text.to_string(),
             "MateHash" => o.mate_hash_mb = int as usize,
             "EvalKind" => o.eval = text.parse().unwrap_or(eval::EvalKind::Classical),
@@ -392,7 +476,14 @@ mod tests {
         assert_eq!(o.draw_value, -2);
         assert_eq!(o.resign_value, 99999);
         assert_eq!(o.mate_hash_mb, 64);
-        assert!(!o.usi_ponder && !s.own_book && s.usi_log.is_empty());
+        assert!(!o.usi_ponder && s.usi_log.is_empty());
+        // YaneuraOu's book defaults, except BookDepthLimit (16 there): Kaname's depths are not
+        // YaneuraOu's, and a count-only book has none.
+        assert!(s.own_book && s.book_file.is_empty());
+        assert_eq!(s.book, crate::book::BookOptions::default());
+        let b = &s.book;
+        assert_eq!((b.moves, b.ignore_rate, b.eval_diff, b.depth_limit, b.pv_moves), (16, 0, 30, 0, 8));
+        assert_eq!((b.eval_black_limit, b.eval_white_limit, b.consider_count, b.flipped), (0, -140, false, true));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! exactly one `bestmove` per `go` (one `checkmate` per `go mate`), none before `stop` or
 //! `ponderhit` under `go infinite`/`go ponder`, `stop` obeyed at once, `readyok` at any time.
 
+use crate::book::{self, Book};
 use crate::options::{self, Settings, Value};
 use crate::output::Output;
 use crate::parse;
@@ -169,6 +170,52 @@ pub struct Session {
     /// The `EvalFile` whose net the searcher holds (`None` before the first `prepare`).
     net_file: Option<String>,
     clear_pending: bool,
+    book: BookSlot,
+}
+
+/// The opening book of `BookFile`, opened at `isready` (or the next `go`) once per setting.
+struct BookSlot {
+    /// The `BookFile` value last opened, or tried (`None`: open at the next chance).
+    file: Option<String>,
+    /// The book, when `file` could be opened.
+    book: Option<Book>,
+    /// Chooses among book moves.
+    rng: eval::rng::Rng,
+}
+
+impl BookSlot {
+    fn new() -> BookSlot {
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+                ^ u64::from(std::process::id()).rotate_left(32);
+        BookSlot { file: None, book: None, rng: eval::rng::Rng::new(seed) }
+    }
+
+    /// Opens the book of `BookFile` if it changed (only under `USI_OwnBook`). A file that
+    /// cannot be used is reported once; play goes on without a book.
+    fn load(&mut self, out: &Output, settings: &Settings) {
+        let file = &settings.book_file;
+        if !settings.own_book || self.file.as_ref() == Some(file) {
+            return;
+        }
+        self.book = None;
+        self.file = Some(file.clone());
+        if file.is_empty() {
+            return;
+        }
+        let start = Instant::now();
+        match Book::open(file) {
+            Ok(b) => {
+                log::info!("book opened in {} ms (on disk: {})", start.elapsed().as_millis(), b.on_disk());
+                out.info_string(&b.summary);
+                if let Some(p) = &b.problem {
+                    out.error(p);
+                }
+                self.book = Some(b);
+            }
+            Err(e) => out.error(&format!("{e}; playing without a book")),
+        }
+    }
 }
 
 /// Whether the loop goes on.
@@ -304,6 +351,7 @@ impl Session {
             prepared: None,
             net_file: None,
             clear_pending: false,
+            book: BookSlot::new(),
         }
     }
 
@@ -538,6 +586,7 @@ impl Session {
         let out = self.out.clone();
         let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(0);
         let searcher = &mut self.searcher;
+        let (book, settings, book_out) = (&mut self.book, &self.settings, &*self.out);
         std::thread::scope(|s| {
             s.spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(Duration::from_secs(5)) {
@@ -545,6 +594,7 @@ impl Session {
                 }
             });
             searcher.prepare();
+            book.load(book_out, settings);
             drop(done_tx);
         });
         let o = &self.settings.search;
@@ -615,9 +665,7 @@ impl Session {
                     self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", crate::ascii(path, 100)));
                 }
             }
-            ("USI_OwnBook", Value::Bool(true)) => {
-                self.out.info_string("USI_OwnBook: Kaname has no opening book yet; searching every move")
-            }
+            ("BookFile", _) => self.book.file = None,
             _ => {}
         }
     }
@@ -660,8 +708,13 @@ impl Session {
         let limits = go.limits;
         let ticket = Ticket::new(&self.out);
         let waiting = limits.infinite || limits.ponder;
-        if let Some(r) = trivial_result(&pos, self.settings.search.entering_king_rule) {
-            let line = bestmove_line(&pos, &r);
+        let mut line = trivial_result(&pos, self.settings.search.entering_king_rule).map(|r| bestmove_line(&pos, &r));
+        // The book answers at once, except under `go infinite` (analysis wants a search).
+        if line.is_none() && !limits.infinite && self.settings.own_book {
+            self.book.load(&self.out, &self.settings);
+            line = self.book_move(&pos, &limits);
+        }
+        if let Some(line) = line {
             if waiting {
                 self.job = Job::Held { line, ticket, ponder: limits.ponder };
             } else {
@@ -670,6 +723,58 @@ impl Session {
             return;
         }
         self.start_search(id, pos, limits, ticket);
+    }
+
+    /// The book's move for `pos`, announced (`info string book ...` and one `info ... pv` line
+    /// per book move up to `MultiPV`, the chosen one first), as a `bestmove` line.
+    fn book_move(&mut self, pos: &Position, limits: &Limits) -> Option<String> {
+        let slot = &mut self.book;
+        let b = slot.book.as_ref()?;
+        let opts = &self.settings.book;
+        let probe = match book::probe(b, pos, opts, &limits.searchmoves, &mut slot.rng) {
+            Ok(p) => p,
+            Err(e) => {
+                self.out.error(&format!("{e}; playing without a book"));
+                slot.book = None;
+                return None;
+            }
+        };
+        for note in &probe.notes {
+            match note.strip_prefix("error: ") {
+                Some(e) => self.out.error(e),
+                None => self.out.info_string(note),
+            }
+        }
+        let hit = probe.hit?;
+        let e = &hit.best.entry;
+        self.out.info_string(&format!(
+            "book {} (value {}, depth {}, count {}; {} legal book move{})",
+            hit.best.mv,
+            e.value,
+            e.depth,
+            e.count,
+            hit.all.len(),
+            if hit.all.len() == 1 { "" } else { "s" }
+        ));
+        let mut lines = vec![(hit.best.clone(), hit.pv.clone())];
+        for c in hit.all.iter().filter(|c| c.mv != hit.best.mv) {
+            if lines.len() >= self.settings.search.multipv {
+                break;
+            }
+            lines.push((c.clone(), book::book_pv(b, pos, c, opts.pv_moves.max(1) as usize, opts.flipped)));
+        }
+        for (i, (c, pv)) in lines.iter().enumerate() {
+            let moves: Vec<String> = pv.iter().map(Move::to_string).collect();
+            self.out.line(&format!(
+                "info depth {d} seldepth {d} multipv {} {} time 0 nodes 0 nps 0 pv {}",
+                i + 1,
+                book::score_text(c.entry.value),
+                moves.join(" "),
+                d = c.entry.depth.max(0),
+            ));
+        }
+        let r = SearchResult { best: BestMove::Move(hit.best.mv), ponder: hit.ponder };
+        Some(bestmove_line(pos, &r))
     }
 
     fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket) {

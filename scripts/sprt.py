@@ -44,7 +44,7 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     counted) or at --max-games.
   * Openings: `rules.initial_positions` type=file. Lines may be `startpos`,
     `startpos moves ...`, `position startpos moves ...`, `sfen ...`, `position sfen ...`, a
-    bare SFEN, or a bare move list; scripts/openings.txt (`startpos moves ...`) is read as
+    bare SFEN, or a bare move list; scripts/openings-1000.txt, the default (`startpos moves ...`), is read as
     is, no conversion. flip_policy=pair_both: each chosen opening is played twice with
     colours swapped. Openings are drawn at random from the file (seeded by --seed):
     without replacement when the file has at least as many lines as pairs are needed,
@@ -395,7 +395,7 @@ def main():
     ap.add_argument("--model", choices=sorted(MODELS), default="pentanomial",
                     help="SPRT model (default pentanomial; see docstring for trinomial's draw guard)")
     ap.add_argument("--concurrency", type=int, default=2, help="games at once (default 2)")
-    ap.add_argument("--openings", default=str(REPO / "scripts" / "openings.txt"),
+    ap.add_argument("--openings", default=str(REPO / "scripts" / "openings-1000.txt"),
                     help="opening file, one SFEN or `startpos moves ...` per line")
     ap.add_argument("--opening-selection", choices=["auto", "unique", "random"], default="auto",
                     help="unique = without replacement, random = with replacement; auto = unique if the "

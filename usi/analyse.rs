@@ -225,7 +225,7 @@ fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> 
 /// first iteration reported nothing: the static evaluation stands in, at depth 0.
 fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>) -> Searched {
     let mut lines: Vec<(Score, Vec<Move>, &Info)> =
-        lines.values().map(|i| (Score::from_search(i.score), legal_prefix(pos, &i.pv), i)).collect();
+        lines.values().map(|i| (Score::from_search(i.score), crate::legal_prefix(pos, &i.pv), i)).collect();
     lines.retain(|(_, pv, _)| !pv.is_empty());
     if let Some(k) = lines.iter().position(|(_, pv, _)| pv.first() == best.as_ref()) {
         lines[..=k].rotate_right(1);
@@ -239,23 +239,6 @@ fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>) ->
     let (depth, seldepth, nodes) = (info.depth, info.seldepth, info.nodes);
     let lines = lines.into_iter().map(|(s, pv, _)| (s, pv)).collect();
     Searched { best, score, depth, seldepth, nodes, pv, lines }
-}
-
-/// The moves of `line` up to the first one that is not legal where it is played. A reported
-/// PV can, rarely, hold such a move (seen in short searches: a king move from the square it
-/// had just left); `session` cuts the `info` PVs the same way.
-fn legal_prefix(pos: &Position, line: &[Move]) -> Vec<Move> {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        if !p.is_legal(m) {
-            log::debug!("PV move {m} is illegal in {}; PV cut", p.to_sfen());
-            break;
-        }
-        p.do_move(m);
-        out.push(m);
-    }
-    out
 }
 
 /// A progress bar on a terminal; otherwise (or with `--no-progress`) one line per ply.

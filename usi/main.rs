@@ -29,6 +29,23 @@ pub fn ascii(text: &str, max: usize) -> String {
     s
 }
 
+/// The moves of `line` up to the first one that is not legal where it is played: the guard
+/// on every PV the front end prints or writes. (The search's PVs are legal since e9094c5; a
+/// stale tail once slipped through on a root fail low, so the guard stays and logs a cut.)
+pub fn legal_prefix(pos: &engine::Position, line: &[engine::Move]) -> Vec<engine::Move> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        if !p.is_legal(m) {
+            log::error!("PV move {m} is illegal in {}; PV cut", p.to_sfen());
+            break;
+        }
+        p.do_move(m);
+        out.push(m);
+    }
+    out
+}
+
 /// The `help` text (also `kaname --help`).
 pub fn help_lines() -> Vec<String> {
     [

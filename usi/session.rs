@@ -277,16 +277,8 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
     s.push_str(&format!(" time {} nodes {} nps {} hashfull {}", info.time_ms, info.nodes, info.nps, info.hashfull));
     if !info.pv.is_empty() {
         s.push_str(" pv");
-        let mut p = pos.clone();
-        for &m in &info.pv {
-            let mut legal = MoveList::new();
-            engine::generate_legal(&p, &mut legal);
-            if !legal.contains(m) {
-                log::error!("PV move {m} is illegal; PV cut");
-                break;
-            }
+        for m in crate::legal_prefix(pos, &info.pv) {
             s.push_str(&format!(" {m}"));
-            p.do_move(m);
         }
     }
     s

@@ -38,6 +38,15 @@ impl Outcome {
     }
 }
 
+/// Serialises the tests of one binary that read the clock. Cargo runs a binary's tests in
+/// parallel; on a 2-core CI machine a dozen searches (some with two threads) at once starve the
+/// one being timed, and a 1 s byoyomi test overran by 152 ms (CI, 2026-11-23) while the engine's
+/// own margin is `NetworkDelay2`, 150 ms. Hold the guard for the whole test.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Small, test-friendly options: 16 MiB hash, one thread.
 pub fn options() -> Options {
     Options { hash_mb: 16, threads: 1, ..Options::default() }

@@ -20,6 +20,7 @@ const POSITIONS: &[&str] = &[
 
 #[test]
 fn bench_search_is_deterministic_with_one_thread() {
+    let _serial = serial();
     for s in POSITIONS {
         let pos = sfen(s);
         let mut a = searcher(&options());
@@ -38,6 +39,7 @@ fn bench_search_is_deterministic_with_one_thread() {
 
 #[test]
 fn multipv_three_reports_three_distinct_lines() {
+    let _serial = serial();
     for s in &POSITIONS[..3] {
         let pos = sfen(s);
         let o = Options { multipv: 3, ..options() };
@@ -64,6 +66,7 @@ fn multipv_three_reports_three_distinct_lines() {
 
 #[test]
 fn searchmoves_restricts_the_best_move() {
+    let _serial = serial();
     let pos = Position::startpos();
     for set in [&["1g1f", "9g9f"][..], &["5i4h"][..], &["2h5h", "7g7f", "3i3h"][..]] {
         let moves: Vec<_> = set.iter().map(|m| mv(&pos, m)).collect();
@@ -77,6 +80,7 @@ fn searchmoves_restricts_the_best_move() {
 
 #[test]
 fn infinite_waits_for_stop_and_reports_once() {
+    let _serial = serial();
     let positions = [
         (sfen(POSITIONS[1]), Limits { infinite: true, ..Default::default() }),
         // Even a finished depth-limited search waits under infinite.
@@ -102,6 +106,7 @@ fn infinite_waits_for_stop_and_reports_once() {
 
 #[test]
 fn ponder_waits_for_ponderhit_then_keeps_to_the_byoyomi() {
+    let _serial = serial();
     let pos = sfen(POSITIONS[1]);
     let mut s = searcher(&options());
     let limits = Limits { ponder: true, time: [Some(0), Some(0)], byoyomi: [1000, 1000], ..Default::default() };
@@ -130,6 +135,7 @@ fn ponder_waits_for_ponderhit_then_keeps_to_the_byoyomi() {
 
 #[test]
 fn byoyomi_1000_uses_most_of_it_and_never_more() {
+    let _serial = serial();
     let mut s = searcher(&Options { hash_mb: 64, ..options() });
     // Not POSITIONS[2]: it has a mate in one, and a proven mate ends the search at once.
     for sf in &POSITIONS[..2] {
@@ -144,6 +150,7 @@ fn byoyomi_1000_uses_most_of_it_and_never_more() {
 
 #[test]
 fn movetime_300_ends_in_time() {
+    let _serial = serial();
     let mut s = searcher(&options());
     // Not POSITIONS[2]: it has a mate in one, and a proven mate ends the search at once.
     for sf in &POSITIONS[..2] {
@@ -158,6 +165,7 @@ fn movetime_300_ends_in_time() {
 
 #[test]
 fn ponder_move_is_legal_after_the_best_move() {
+    let _serial = serial();
     let mut with_ponder = 0;
     for s in POSITIONS {
         let pos = sfen(s);
@@ -184,6 +192,7 @@ fn ponder_move_is_legal_after_the_best_move() {
 /// first `clear` faults them all in (about 0.6 s idle, more under load).
 #[test]
 fn new_game_clear_and_first_search_fit_in_the_byoyomi() {
+    let _serial = serial();
     let mut s = searcher(&Options { hash_mb: 1024, ..options() });
     let t0 = Instant::now();
     s.clear();
@@ -199,6 +208,7 @@ fn new_game_clear_and_first_search_fit_in_the_byoyomi() {
 /// with a legal ponder move, and still report the mate in a mate-in-3 position.
 #[test]
 fn two_threads_keep_time_and_find_the_mate() {
+    let _serial = serial();
     let mut s = searcher(&Options { threads: 2, ..options() });
     for sf in &POSITIONS[..3] {
         let pos = sfen(sf);
@@ -224,6 +234,7 @@ fn two_threads_keep_time_and_find_the_mate() {
 /// reports that depth.
 #[test]
 fn helpers_stop_when_the_main_thread_completes_a_depth_limit() {
+    let _serial = serial();
     let mut s = searcher(&Options { threads: 4, ..options() });
     for (i, sf) in POSITIONS.iter().enumerate() {
         let pos = sfen(sf);
@@ -243,6 +254,7 @@ fn helpers_stop_when_the_main_thread_completes_a_depth_limit() {
 /// showed in games, with the table carried from move to move, about once in 400 searches.)
 #[test]
 fn every_reported_line_is_legal_along_games() {
+    let _serial = serial();
     let mut checked = 0;
     for (start, threads) in POSITIONS.iter().zip([1, 2, 1, 2]) {
         let mut pos = sfen(start);

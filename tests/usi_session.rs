@@ -28,7 +28,7 @@ fn usi_answers_at_once_and_declares_every_option() {
     let names: Vec<&str> = lines
         .iter()
         .filter_map(|l| l.strip_prefix("option name "))
-        .map(|l| l.split_whitespace().next().unwrap())
+        .map(|l| l.split(" type ").next().unwrap())
         .collect();
     for want in [
         "USI_Hash",
@@ -641,4 +641,74 @@ fn eval_file_errors_are_reported_once_and_play_goes_on() {
     }
     e.finish();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The nodes of the last `info ... nodes N` line of a fixed-depth search.
+fn nodes_at_depth(e: &mut Engine, depth: u32) -> u64 {
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f 3c3d 2g2f 8c8d");
+    e.send(&format!("go depth {depth}"));
+    let (_, lines) = e.expect("bestmove", LIVE);
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            t.iter().position(|&w| w == "nodes").and_then(|i| t.get(i + 1)?.parse().ok())
+        })
+        .expect("an info line with nodes")
+}
+
+/// shogiarena's SPSA: `usi_tunables` answers one JSON manifest (schema
+/// `shogiarena.usi_tunables.v1`) and `usi_tunablesok`; `kaname --tune` declares each tunable
+/// as a spin option with the manifest's default and range; a plain session declares none but
+/// accepts them, and a tunable changes the search; `Clear Hash` is a button.
+#[test]
+fn spsa_tunables_manifest_tuning_mode_and_clear_hash() {
+    let mut e = Engine::spawn_with_args(&["--tune"]);
+    e.send("usi");
+    let (_, lines) = e.expect("usiok", LIVE);
+    let spins: Vec<String> = lines.iter().filter(|l| l.starts_with("option name Tune_")).cloned().collect();
+    assert!(lines.contains(&"option name Clear Hash type button".to_string()), "{lines:?}");
+    e.send("usi_tunables");
+    let (_, lines) = e.expect("usi_tunablesok", LIVE);
+    let json = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string shogiarena_tunables_json "))
+        .unwrap_or_else(|| panic!("no manifest: {lines:?}"));
+    let v: serde_json::Value = serde_json::from_str(json).expect("the manifest is JSON");
+    assert_eq!(v["schema_version"], "shogiarena.usi_tunables.v1");
+    let tunables = v["tunables"].as_array().expect("a list of tunables");
+    assert!(tunables.len() >= 10, "{json}");
+    assert_eq!(tunables.len(), spins.len(), "{spins:?}");
+    for t in tunables {
+        assert_eq!(t["value_type"], "int");
+        assert!(t["schedule"]["c_end"].as_f64().unwrap() > 0.0);
+        let decl = format!(
+            "option name {} type spin default {} min {} max {}",
+            t["option"].as_str().unwrap(),
+            t["default"],
+            t["min"],
+            t["max"]
+        );
+        assert!(spins.contains(&decl), "{decl} not declared: {spins:?}");
+    }
+    e.finish();
+
+    let mut e = Engine::ready();
+    e.send("usi");
+    let (_, lines) = e.expect("usiok", LIVE);
+    assert!(!lines.iter().any(|l| l.contains("Tune_") || l.contains("Clear Hash")), "declared outside --tune");
+    let base = nodes_at_depth(&mut e, 7);
+    assert_eq!(nodes_at_depth(&mut e, 7), base, "a fixed-depth search repeats after usinewgame");
+    e.send("setoption name Tune_lmr_div value 150");
+    e.send("setoption name Clear Hash");
+    let tuned = nodes_at_depth(&mut e, 7);
+    assert_ne!(tuned, base, "Tune_lmr_div changed nothing");
+    e.send("setoption name Tune_lmr_div value 210");
+    assert_eq!(nodes_at_depth(&mut e, 7), base, "back to the default, back to the same search");
+    e.send("setoption name Tune_lmr_div value lots");
+    e.sync();
+    let lines = e.finish();
+    assert_eq!(errors(&lines).len(), 1, "one error for the bad value: {:?}", errors(&lines));
 }

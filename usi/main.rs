@@ -53,6 +53,7 @@ pub fn help_lines() -> Vec<String> {
         "",
         "Command line:",
         "  kaname                          speak USI on stdin/stdout (for GUIs)",
+        "  kaname --tune                   the same, declaring the Tune_* search parameters (SPSA)",
         "  kaname bench [depth] [threads] [hash]   fixed-depth search of the bench positions",
         "  kaname perft <depth> [--generate] [<sfen>]   count leaf nodes, split by root move",
         "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
@@ -76,7 +77,7 @@ pub fn help_lines() -> Vec<String> {
         "",
         "USI commands: usi isready setoption usinewgame position go stop ponderhit gameover quit",
         "Extra commands: d (board), eval (static evaluation), perft <depth>,",
-        "  bench [depth] [threads] [hash], help",
+        "  bench [depth] [threads] [hash], usi_tunables (shogiarena's SPSA manifest), help",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -236,9 +237,10 @@ fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = argv.iter().map(String::as_str).collect();
     match args.first().copied() {
-        None => {
+        None | Some("--tune") => {
             let out = Arc::new(Output::stdout());
             let mut session = session::Session::new(out);
+            session.set_tuning(args.first() == Some(&"--tune"));
             session::spawn_reader(session.sender());
             session.run();
             // Search threads may still be parked; stdout is flushed line by line.

@@ -2,6 +2,7 @@
 //! the README's options table are all produced.
 
 use engine::EnteringKingRule;
+use search::tune::{Tunable, TUNABLES};
 use std::fmt::Write as _;
 
 /// The type of an option, with its default and limits.
@@ -194,9 +195,11 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec {
         name: "ClearHash",
-        aliases: &[],
+        aliases: &["Clear Hash"],
         kind: Kind::Button,
-        help: "Clears the hash tables (done after the current search if one runs).",
+        help: "Clears the hash tables (done after the current search if one runs). `Clear Hash`, Stockfish's \
+               name, which shogiarena's SPSA presses between games, is accepted too and declared by `kaname \
+               --tune` (USI GUIs may not expect a space in a name, so a plain session declares `ClearHash`).",
     },
     Spec {
         name: "UsiLog",
@@ -281,6 +284,8 @@ pub enum Value {
     Text(String),
     /// A button press.
     Press,
+    /// A value for `search::tune::TUNABLES[index]` (a `Tune_*` option), clamped into range.
+    Tuned(usize, i32),
 }
 
 /// What `setoption` did.
@@ -302,7 +307,9 @@ pub fn find(name: &str) -> Option<&'static Spec> {
 /// Parses `setoption`'s name and value (the value is `None` when the command has no `value`).
 /// Errors are complete sentences for `info string error:`.
 pub fn parse(name: &str, value: Option<&str>) -> Result<Parsed, String> {
-    let spec = find(name).ok_or_else(|| format!("unknown option '{}'", crate::ascii(name, 40)))?;
+    let Some(spec) = find(name) else {
+        return parse_tunable(name, value);
+    };
     let raw = value.unwrap_or("").trim();
     let shown = crate::ascii(raw, 40);
     let mut warning = None;
@@ -342,6 +349,31 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Parsed, String> {
     };
     Ok(Parsed { name: spec.name, value, warning })
 }
+
+/// `setoption` of a `Tune_*` option (search parameters, see `search::tune`): accepted whether
+/// or not `usi` declared them (they are declared only by `kaname --tune`).
+fn parse_tunable(name: &str, value: Option<&str>) -> Result<Parsed, String> {
+    let unknown = || format!("unknown option '{}'", crate::ascii(name, 40));
+    let t = Tunable::by_option(name).ok_or_else(unknown)?;
+    let index = TUNABLES.iter().position(|x| x.name == t.name).ok_or_else(unknown)?;
+    let raw = value.unwrap_or("").trim();
+    let (min, max) = (t.min, t.max);
+    let n: i128 = raw.parse().map_err(|_| {
+        format!("option {} takes an integer {min}..{max}, not '{}'", t.option_name(), crate::ascii(raw, 40))
+    })?;
+    let clamped = n.clamp(min as i128, max as i128) as i32;
+    let warning = (clamped as i128 != n).then(|| {
+        format!(
+            "option {} value {} is out of range {min}..{max}; using {clamped}",
+            t.option_name(),
+            crate::ascii(raw, 40)
+        )
+    });
+    Ok(Parsed { name: TUNE, value: Value::Tuned(index, clamped), warning })
+}
+
+/// `Parsed::name` of every `Tune_*` option.
+pub const TUNE: &str = "Tune_*";
 
 impl Settings {
     /// Stores a value (buttons are handled by the session, not here).
@@ -393,6 +425,11 @@ impl Settings {
             "EvalKind" => o.eval = text.parse().unwrap_or(eval::EvalKind::Classical),
             "EvalFile" => self.eval_file = text.to_string(),
             "ClearHash" => {}
+            TUNE => {
+                if let Value::Tuned(i, v) = value {
+                    (TUNABLES[*i].set)(&mut o.tune, *v);
+                }
+            }
             other => log::warn!("option {other} has no setting"),
         }
     }
@@ -410,8 +447,14 @@ pub fn load_net(file: &str) -> Result<Option<std::sync::Arc<eval::nnue::Network>
     }
 }
 
-/// The `option name ...` lines of the `usi` answer.
-pub fn declarations() -> Vec<String> {
+/// The `option name ...` lines of the `usi` answer; with `tuning`, also the `Tune_*` search
+/// parameters (as spin options: shogiarena's SPSA checks its ranges against them) and the
+/// `Clear Hash` button SPSA presses.
+pub fn declarations(tuning: bool) -> Vec<String> {
+    let tunables = TUNABLES.iter().filter(|_| tuning).map(|t| {
+        format!("option name {} type spin default {} min {} max {}", t.option_name(), t.default, t.min, t.max)
+    });
+    let tunables = tunables.chain(tuning.then(|| "option name Clear Hash type button".to_string()));
     OPTIONS
         .iter()
         .map(|s| {
@@ -431,6 +474,7 @@ pub fn declarations() -> Vec<String> {
             .expect("writing to a String");
             line
         })
+        .chain(tunables)
         .collect()
 }
 
@@ -505,6 +549,22 @@ mod tests {
     }
 
     #[test]
+    fn tunables_are_set_by_their_options() {
+        let mut s = Settings::default();
+        let p = parse("Tune_rfp_margin", Some("150")).unwrap();
+        assert_eq!(p.warning, None);
+        s.apply(p.name, &p.value);
+        assert_eq!(s.search.tune.rfp_margin, 150);
+        assert_eq!(s.search.tune.razor_margin, search::tune::Tune::default().razor_margin);
+        let p = parse("tune_RFP_MARGIN", Some("100000")).unwrap();
+        assert!(p.warning.is_some());
+        s.apply(p.name, &p.value);
+        assert_eq!(s.search.tune.rfp_margin, 300);
+        assert!(parse("Tune_rfp_margin", Some("wide")).is_err());
+        assert!(parse("Tune_nothing", Some("1")).is_err());
+    }
+
+    #[test]
     fn parsing() {
         assert_eq!(parse("usi_hash", Some("1024")).unwrap().value, Value::Int(1024));
         assert_eq!(parse("Hash", Some("16")).unwrap().name, "USI_Hash");
@@ -519,16 +579,21 @@ mod tests {
         assert_eq!(parse("enteringkingrule", Some("csarule24")).unwrap().value, Value::Text("CSARule24".into()));
         assert_eq!(parse("UsiLog", Some("<empty>")).unwrap().value, Value::Text(String::new()));
         assert_eq!(parse("ClearHash", None).unwrap().value, Value::Press);
+        assert_eq!(parse("clear hash", None).unwrap().name, "ClearHash");
         assert_eq!(parse("NodesLimit", Some("99999999999999999999999")).unwrap().value, Value::Int(i64::MAX));
     }
 
     #[test]
     fn declarations_are_usi() {
-        let d = declarations();
+        let d = declarations(false);
         assert_eq!(d.len(), OPTIONS.len());
+        assert_eq!(declarations(true).len(), OPTIONS.len() + TUNABLES.len() + 1);
+        assert!(declarations(true).contains(&"option name Clear Hash type button".into()));
+        assert!(declarations(true).contains(&"option name Tune_rfp_margin type spin default 140 min 40 max 300".into()));
         assert!(d.contains(&"option name USI_Hash type spin default 256 min 1 max 65536".into()));
         assert!(d.contains(&"option name UsiLog type string default <empty>".into()));
         assert!(d.contains(&"option name ClearHash type button".into()));
+        assert!(d.iter().all(|l| l.split(" type ").next().unwrap().matches(' ').count() == 2), "no space in a name");
         assert!(d.iter().all(|l| l.is_ascii()));
     }
 }

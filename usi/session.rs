@@ -171,6 +171,8 @@ pub struct Session {
     net_file: Option<String>,
     clear_pending: bool,
     book: BookSlot,
+    /// `kaname --tune`: `usi` also declares the `Tune_*` search parameters.
+    tuning: bool,
 }
 
 /// The opening book of `BookFile`, opened at `isready` (or the next `go`) once per setting.
@@ -344,7 +346,13 @@ impl Session {
             net_file: None,
             clear_pending: false,
             book: BookSlot::new(),
+            tuning: false,
         }
+    }
+
+    /// Tuning mode (`kaname --tune`): `usi` also declares the `Tune_*` options.
+    pub fn set_tuning(&mut self, tuning: bool) {
+        self.tuning = tuning;
     }
 
     /// The sender stdin lines go to.
@@ -532,6 +540,11 @@ impl Session {
             "perft" => self.cmd_perft(args),
             "bench" => self.cmd_bench(args),
             "help" => self.out.lines(crate::help_lines()),
+            // shogiarena's SPSA asks for the tunable parameters (`search::tune`).
+            "usi_tunables" => self.out.lines([
+                format!("info string shogiarena_tunables_json {}", search::tune::tunables_manifest()),
+                "usi_tunablesok".to_string(),
+            ]),
             _ => self.out.error(&format!("unknown command '{}' (try help)", crate::ascii(&cmd, 40))),
         }
         Flow::Continue
@@ -542,7 +555,7 @@ impl Session {
             format!("id name Kaname {}", env!("CARGO_PKG_VERSION")),
             "id author The Kaname developers".to_string(),
         ];
-        lines.extend(options::declarations());
+        lines.extend(options::declarations(self.tuning));
         lines.push("usiok".into());
         self.out.lines(lines);
     }

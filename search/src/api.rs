@@ -73,6 +73,8 @@ pub struct Options {
     /// Which evaluation the search uses (`EvalKind`); `Net` needs a net (`Searcher::set_net`)
     /// and falls back to the classical evaluation without one.
     pub eval: eval::EvalKind,
+    /// The tunable search parameters (`Tune_*` options; see `tune`).
+    pub tune: crate::tune::Tune,
 }
 
 impl Default for Options {
@@ -94,6 +96,7 @@ impl Default for Options {
             usi_ponder: false,
             mate_hash_mb: 64,
             eval: eval::EvalKind::Classical,
+            tune: crate::tune::Tune::default(),
         }
     }
 }

@@ -117,8 +117,8 @@ impl Histories {
 
 /// The history bonus for a move that caused a cutoff at `depth`.
 #[inline]
-pub fn stat_bonus(depth: i32) -> i32 {
-    (130 * depth - 70).clamp(0, 1600)
+pub fn stat_bonus(tune: &crate::tune::Tune, depth: i32) -> i32 {
+    (tune.hist_bonus_mul * depth - tune.hist_bonus_sub).clamp(0, tune.hist_bonus_max)
 }
 
 #[cfg(test)]

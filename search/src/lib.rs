@@ -17,6 +17,7 @@ pub mod selfplay;
 mod thread;
 mod timeman;
 mod tt;
+pub mod tune;
 mod types;
 
 pub use api::*;

@@ -6,6 +6,7 @@ use crate::history::{from_index, stat_bonus, update, Histories};
 use crate::movepick::{is_tactical, ContKeys, MovePicker};
 use crate::thread::Shared;
 use crate::tt::{Bound, TtData};
+use crate::tune::{reduction_table, Tune};
 use crate::types::*;
 use engine::{Color, Move, Position, Repetition};
 use eval::Evaluator;
@@ -91,18 +92,10 @@ struct Frame {
 const EMPTY_FRAME: Frame =
     Frame { current_move: Move::NONE, piece_to: None, static_eval: VALUE_NONE, killers: [Move::NONE; 2] };
 
-/// Late move reductions, indexed by depth and move number: 0.5 + ln(depth) ln(moves) / 2.1.
-fn reduction(depth: i32, move_count: usize) -> i32 {
-    static TABLE: std::sync::LazyLock<Box<[[u8; 64]; 64]>> = std::sync::LazyLock::new(|| {
-        let mut t = Box::new([[0u8; 64]; 64]);
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.1) as u8;
-            }
-        }
-        t
-    });
-    TABLE[depth.clamp(1, 63) as usize][move_count.clamp(1, 63)] as i32
+/// Late move reductions from a `tune::reduction_table`, indexed by depth and move number.
+#[inline(always)]
+fn reduction(table: &[[u8; 64]; 64], depth: i32, move_count: usize) -> i32 {
+    table[depth.clamp(1, 63) as usize][move_count.clamp(1, 63)] as i32
 }
 
 /// A search thread's private state. Workers sit side by side in a `Vec` and each writes its
@@ -125,6 +118,9 @@ pub struct Worker {
     pv_idx: usize,
     root_color: Color,
     stack: Vec<Frame>,
+    /// Late move reductions for `reductions_for` (rebuilt when a search's `Tune` differs).
+    reductions: Box<[[u8; 64]; 64]>,
+    reductions_for: Tune,
     /// The evaluation's incremental state along the current line.
     evaluator: Evaluator,
     pv: Vec<Vec<Move>>,
@@ -144,6 +140,8 @@ impl Worker {
             pv_idx: 0,
             root_color: Color::Black,
             stack: vec![EMPTY_FRAME; MAX_PLY + 8],
+            reductions: reduction_table(&Tune::default()),
+            reductions_for: Tune::default(),
             evaluator: Evaluator::new(MAX_PLY + 8),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
         }
@@ -197,6 +195,10 @@ impl Worker {
         // Only the main thread obeys a depth limit: a helper that stopped at it would leave its
         // core idle while the main thread finishes, so helpers search on until told to stop.
         let max_depth = if self.id == 0 { shared.depth_limit() } else { MAX_DEPTH };
+        if self.reductions_for != shared.options.tune {
+            self.reductions_for = shared.options.tune;
+            self.reductions = reduction_table(&self.reductions_for);
+        }
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
         self.evaluator.reset(pos);
         let mut depth = 1;
@@ -238,7 +240,7 @@ impl Worker {
 
     fn aspiration(&mut self, pos: &mut Position, shared: &Shared, depth: i32) {
         let prev = self.root_moves[self.pv_idx].previous_score;
-        let mut delta = 20 + (self.id % 8) as Value * 3;
+        let mut delta = shared.options.tune.asp_delta + (self.id % 8) as Value * 3;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < VALUE_MATE_IN_MAX_PLY {
             ((prev - delta).max(-VALUE_INFINITE), (prev + delta).min(VALUE_INFINITE))
         } else {
@@ -427,15 +429,18 @@ impl Worker {
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NONE; 2];
         let us = pos.side_to_move();
+        let tune = &shared.options.tune;
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta with little depth left.
-            if depth < 8 && eval - (140 - 40 * improving as Value) * depth >= beta && eval.abs() < VALUE_MATE_IN_MAX_PLY
+            if depth < tune.rfp_depth
+                && eval - (tune.rfp_margin - tune.rfp_improving * improving as Value) * depth >= beta
+                && eval.abs() < VALUE_MATE_IN_MAX_PLY
             {
                 return eval;
             }
             // Razoring: hopelessly below alpha.
-            if depth <= 2 && eval + 350 * depth < alpha {
+            if depth <= 2 && eval + tune.razor_margin * depth < alpha {
                 let v = self.qsearch(pos, shared, alpha, beta, ply, false);
                 if v <= alpha {
                     return v;
@@ -449,7 +454,9 @@ impl Worker {
                 && pos.last_move() != Move::NULL
                 && beta > -VALUE_MATE_IN_MAX_PLY
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = tune.nmp_base
+                    + depth / tune.nmp_depth_div.max(1)
+                    + ((eval - beta) / tune.nmp_eval_div.max(1)).min(3);
                 self.make_null(pos, ply);
                 let v = -self.search(pos, shared, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 self.unmake(pos, Move::NULL);
@@ -494,18 +501,22 @@ impl Worker {
             let gives_check = pos.gives_check(m);
 
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
-                let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
+                let lmp_limit = (tune.lmp_base + depth * depth) as usize / (2 - improving as usize);
                 if !tactical && !gives_check && move_count >= lmp_limit {
                     picker.skip_quiets = true;
                 }
                 if !tactical && !gives_check {
-                    if move_count > 1 && depth <= 8 && !in_check && eval + 120 + 110 * depth <= alpha {
+                    if move_count > 1
+                        && depth <= tune.fut_depth
+                        && !in_check
+                        && eval + tune.fut_base + tune.fut_margin * depth <= alpha
+                    {
                         continue;
                     }
-                    if depth <= 6 && !pos.see_ge(m, -25 * depth * depth) {
+                    if depth <= 6 && !pos.see_ge(m, -tune.see_quiet * depth * depth) {
                         continue;
                     }
-                } else if depth <= 6 && !gives_check && !pos.see_ge(m, -120 * depth) {
+                } else if depth <= 6 && !gives_check && !pos.see_ge(m, -tune.see_tactical * depth) {
                     continue;
                 }
             }
@@ -522,11 +533,11 @@ impl Worker {
             let new_depth = depth - 1;
             let mut v;
             if depth >= 3 && move_count > 1 + pv_node as usize && (!tactical || cut_node) {
-                let mut r = reduction(depth, move_count);
+                let mut r = reduction(&self.reductions, depth, move_count);
                 r += cut_node as i32 - pv_node as i32 - improving as i32;
                 if !tactical {
                     let h = self.hist.main_of(us, m);
-                    r -= h / 6000;
+                    r -= h / tune.lmr_history_div.max(1);
                 }
                 if gives_check {
                     r -= 1;
@@ -596,7 +607,14 @@ impl Worker {
             return mated_in(ply);
         }
         if best_value >= beta && best_move != Move::NONE {
-            self.update_stats(pos, ply, best_move, depth, &quiets_tried[..n_quiets], &captures_tried[..n_captures]);
+            self.update_stats(
+                pos,
+                ply,
+                best_move,
+                stat_bonus(&shared.options.tune, depth),
+                &quiets_tried[..n_quiets],
+                &captures_tried[..n_captures],
+            );
         }
         if !root || self.pv_idx == 0 {
             let bound = if best_value >= beta {
@@ -634,9 +652,8 @@ impl Worker {
         None
     }
 
-    fn update_stats(&mut self, pos: &Position, ply: usize, best: Move, depth: i32, quiets: &[Move], captures: &[Move]) {
+    fn update_stats(&mut self, pos: &Position, ply: usize, best: Move, bonus: i32, quiets: &[Move], captures: &[Move]) {
         let us = pos.side_to_move();
-        let bonus = stat_bonus(depth);
         if !is_tactical(pos, best) {
             let f = &mut self.stack[ply];
             if f.killers[0] != best {
@@ -728,8 +745,9 @@ impl Worker {
             let gain = eval::move_gain(pos, m);
             if !in_check {
                 // Delta pruning, then losing exchanges.
-                if stand_pat + gain + 200 <= alpha && !pos.gives_check(m) {
-                    best_value = best_value.max(stand_pat + gain + 200);
+                let delta = shared.options.tune.qs_delta;
+                if stand_pat + gain + delta <= alpha && !pos.gives_check(m) {
+                    best_value = best_value.max(stand_pat + gain + delta);
                     continue;
                 }
                 if !pos.see_ge(m, 0) {

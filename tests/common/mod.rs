@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 pub const LIVE: Duration = Duration::from_secs(20);
 
 /// The first words stdout lines may start with (the empty line is the `isready` keep-alive).
-pub const USI_KEYWORDS: &[&str] = &["id", "option", "usiok", "readyok", "info", "bestmove", "checkmate"];
+pub const USI_KEYWORDS: &[&str] =
+    &["id", "option", "usiok", "readyok", "info", "bestmove", "checkmate", "usi_tunablesok"];
 
 /// A running engine.
 pub struct Engine {

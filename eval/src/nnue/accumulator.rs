@@ -89,7 +89,14 @@ fn add_sub_portable(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed
     }
 }
 
-/// `add_sub` with AVX2: 16 lanes at a time, each chunk of `src` and of every row read once.
+/// Lanes of the accumulator `add_sub_avx2` keeps in registers at a time: eight registers of
+/// 16 i16, half of AVX2's sixteen, so the compiler never spills them.
+#[cfg(target_arch = "x86_64")]
+const TILE: usize = 128;
+
+/// `add_sub` with AVX2, one tile of `TILE` lanes at a time: the tile of `src` is loaded into
+/// registers, every row's tile is added or subtracted there (each row looked up once per
+/// tile, not once per register), and the tile is stored to `dst`.
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -97,18 +104,28 @@ fn add_sub_portable(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed
 #[target_feature(enable = "avx2")]
 unsafe fn add_sub_avx2(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed: &[usize], added: &[usize]) {
     use std::arch::x86_64::*;
-    for i in (0..L1).step_by(16) {
-        // SAFETY (all loads and the store): i + 16 <= L1 and every pointer points into an
-        // `[i16; L1]` (`src`, `dst`, or a row of the net, whose index `row` checks), so the
-        // 32 bytes are in bounds; the unaligned forms need no alignment.
-        let mut v = unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) };
+    const _: () = assert!(L1.is_multiple_of(TILE));
+    for t in (0..L1).step_by(TILE) {
+        // SAFETY (all loads and stores here): t + TILE <= L1 and j < TILE / 16, so the 32
+        // bytes at lane t + 16 * j lie inside an `[i16; L1]` (`src`, `dst`, or a row of the
+        // net, whose index `row` checks); the unaligned forms need no alignment.
+        let mut acc: [__m256i; TILE / 16] =
+            std::array::from_fn(|j| unsafe { _mm256_loadu_si256(src.as_ptr().add(t + 16 * j).cast()) });
         for &f in removed {
-            v = _mm256_sub_epi16(v, unsafe { _mm256_loadu_si256(net.row(f).as_ptr().add(i).cast()) });
+            let row = net.row(f).as_ptr();
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_sub_epi16(*a, unsafe { _mm256_loadu_si256(row.add(t + 16 * j).cast()) });
+            }
         }
         for &f in added {
-            v = _mm256_add_epi16(v, unsafe { _mm256_loadu_si256(net.row(f).as_ptr().add(i).cast()) });
+            let row = net.row(f).as_ptr();
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_add_epi16(*a, unsafe { _mm256_loadu_si256(row.add(t + 16 * j).cast()) });
+            }
         }
-        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v) };
+        for (j, a) in acc.iter().enumerate() {
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(t + 16 * j).cast(), *a) };
+        }
     }
 }
 

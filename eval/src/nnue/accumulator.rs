@@ -1,10 +1,10 @@
 //! The accumulator (the first layer's outputs for both perspectives), its refresh from a
 //! position, and its incremental update from a move's feature changes (`Dirty`).
 
-use super::features::{self, View, ACTIVE_FEATURES};
+use super::features::{self, View, ACTIVE_FEATURES, KING_BUCKETS};
 use super::network::Network;
 use super::L1;
-use engine::{Color, Move, Piece, PieceType, Position, Square};
+use engine::{Color, Hand, Move, Piece, PieceType, Position, Square, SQUARE_COUNT};
 
 /// The first layer's outputs, indexed by perspective colour (`Color::index`), aligned to a
 /// cache line for the AVX2 loads.
@@ -44,6 +44,60 @@ impl Accumulator {
         self.psqt[color.index()] = psqt_add_sub(net, 0, &[], active);
     }
 
+    /// Recomputes `color`'s perspective for `pos` like `refresh`, from the accumulator
+    /// `cache` last computed for the same perspective and view: only the rows of the pieces
+    /// that differ from that position's are subtracted and added (see `RefreshCache`). The
+    /// values are exactly `refresh`'s: both are the biases plus the active rows in wrapping
+    /// i16 (and i32) arithmetic, whose sums do not depend on the order of the terms.
+    pub(crate) fn refresh_cached(&mut self, net: &Network, cache: &mut RefreshCache, pos: &Position, color: Color) {
+        let view = View::of(pos, color);
+        let e = &mut cache.entries[color.index()][RefreshCache::slot(view)];
+        // Removed rows are features of the cached position, added ones of `pos`: each has at
+        // most the game's 40 pieces.
+        let (mut removed, mut added) = ([0usize; ACTIVE_FEATURES], [0usize; ACTIVE_FEATURES]);
+        let (mut nr, mut na) = (0, 0);
+        for sq in Square::ALL {
+            let (old, new) = (e.board[sq.index()], pos.piece_on(sq));
+            if old != new {
+                if !old.is_empty() {
+                    removed[nr] = view.board(old, sq);
+                    nr += 1;
+                }
+                if !new.is_empty() {
+                    added[na] = view.board(new, sq);
+                    na += 1;
+                }
+                e.board[sq.index()] = new;
+            }
+        }
+        for owner in Color::ALL {
+            let (old, new) = (e.hands[owner.index()], pos.hand(owner));
+            if old == new {
+                continue;
+            }
+            for pt in PieceType::HAND {
+                // The k-th piece of a kind is one feature (a thermometer): going from a held
+                // to b held removes the features b+1..=a or adds a+1..=b.
+                let (a, b) = (old.count(pt), new.count(pt));
+                for nth in b + 1..=a {
+                    removed[nr] = view.hand(owner, pt, nth);
+                    nr += 1;
+                }
+                for nth in a + 1..=b {
+                    added[na] = view.hand(owner, pt, nth);
+                    na += 1;
+                }
+            }
+            e.hands[owner.index()] = new;
+        }
+        let (removed, added) = (&removed[..nr], &added[..na]);
+        let c = color.index();
+        add_sub(net, &mut self.values[c], &e.values, removed, added);
+        e.values = self.values[c];
+        e.psqt = psqt_add_sub(net, e.psqt, removed, added);
+        self.psqt[c] = e.psqt;
+    }
+
     /// Sets `color`'s perspective to `from`'s minus the rows of `removed` plus those of
     /// `added` (features of this perspective's view).
     #[inline]
@@ -51,6 +105,47 @@ impl Accumulator {
         let c = color.index();
         add_sub(net, &mut self.values[c], &from.values[c], removed, added);
         self.psqt[c] = psqt_add_sub(net, from.psqt[c], removed, added);
+    }
+}
+
+/// Views per perspective: king buckets, mirrored or not.
+const VIEWS: usize = KING_BUCKETS * 2;
+
+/// The last accumulator computed for each perspective and view, with the position it was
+/// computed for (Stockfish's "Finny tables"): a refresh, needed when a king moves to another
+/// view, starts from the cached accumulator of the new view and applies only the pieces
+/// that differ, usually a few, instead of adding all 40 rows to the biases. Every entry
+/// starts as the empty board (the biases, no pieces), so a view's first refresh adds all
+/// the rows.
+///
+/// Belongs to one net (its biases are the starting values), like the `NetStack` that keeps
+/// it: one per search thread, 2 perspectives x 18 views x 640 bytes = 22.5 KiB.
+pub(crate) struct RefreshCache {
+    entries: Box<[[CacheEntry; VIEWS]; 2]>,
+}
+
+/// One perspective's accumulator for one view, and the pieces it was computed for.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+struct CacheEntry {
+    values: [i16; L1],
+    psqt: i32,
+    hands: [Hand; 2],
+    board: [Piece; SQUARE_COUNT],
+}
+
+impl RefreshCache {
+    /// A cache for `net` with every entry the empty board.
+    pub(crate) fn new(net: &Network) -> RefreshCache {
+        let empty =
+            CacheEntry { values: net.l1_bias.0, psqt: 0, hands: [Hand::EMPTY; 2], board: [Piece::EMPTY; SQUARE_COUNT] };
+        RefreshCache { entries: Box::new([[empty; VIEWS]; 2]) }
+    }
+
+    /// The entry of `view` within its perspective's.
+    #[inline(always)]
+    fn slot(view: View) -> usize {
+        view.bucket() * 2 + view.mirrored as usize
     }
 }
 
@@ -267,6 +362,67 @@ mod tests {
             }
             assert_eq!(a, b);
         }
+    }
+
+    /// A cached refresh equals a plain one, along random playouts from fixture positions
+    /// that move kings often (so views change back and forth and the cache mostly holds a
+    /// position a few moves away), with one cache for all of them (so a view's entry is
+    /// sometimes from another game entirely), for the AVX2 and the portable paths.
+    #[test]
+    fn cached_refresh_matches_refresh() {
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 640, "RefreshCache's stated size");
+        let fast = Network::from_quant(&QuantNet::random(24));
+        let slow = fast.clone().portable();
+        let mut rng = Rng::new(99);
+        let (mut views_seen, mut diffs) = (std::collections::HashSet::new(), [0usize; 3]);
+        for net in [&fast, &slow] {
+            let mut cache = RefreshCache::new(net);
+            for start in fixture_positions(120) {
+                let mut pos = start;
+                for step in 0..40 {
+                    // Every fourth position twice: the second time the entry is that position.
+                    let repeats = if step % 4 == 0 { 2 } else { 1 };
+                    for c in Color::ALL.into_iter().cycle().take(2 * repeats) {
+                        let view = View::of(&pos, c);
+                        views_seen.insert((c.index(), RefreshCache::slot(view)));
+                        let entry = &cache.entries[c.index()][RefreshCache::slot(view)];
+                        let changed =
+                            Square::ALL.iter().filter(|&&sq| entry.board[sq.index()] != pos.piece_on(sq)).count();
+                        diffs[if changed == 0 {
+                            0
+                        } else if changed <= 4 {
+                            1
+                        } else {
+                            2
+                        }] += 1;
+                        let (mut cached, mut plain) = (Accumulator::default(), Accumulator::default());
+                        cached.refresh_cached(net, &mut cache, &pos, c);
+                        plain.refresh(net, &pos, c);
+                        assert_eq!(cached.values[c.index()], plain.values[c.index()], "{}", pos.to_sfen());
+                        assert_eq!(cached.psqt[c.index()], plain.psqt[c.index()], "{}", pos.to_sfen());
+                    }
+                    let mut list = engine::MoveList::new();
+                    engine::generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let kings: Vec<Move> = list
+                        .iter()
+                        .copied()
+                        .filter(|m| !m.is_drop() && pos.piece_on(m.from()).kind() == PieceType::King)
+                        .collect();
+                    let m = if !kings.is_empty() && rng.next_u64().is_multiple_of(3) {
+                        kings[(rng.next_u64() % kings.len() as u64) as usize]
+                    } else {
+                        list.as_slice()[(rng.next_u64() % list.len() as u64) as usize]
+                    };
+                    pos.do_move(m);
+                }
+            }
+        }
+        // Many views, and cached entries that were equal, near, and far.
+        assert!(views_seen.len() >= 20, "{} views", views_seen.len());
+        assert!(diffs.iter().all(|&n| n >= 100), "{diffs:?}");
     }
 
     /// Updating with a move's `Dirty` equals refreshing the child, for every perspective

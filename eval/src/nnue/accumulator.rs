@@ -4,7 +4,7 @@
 use super::features::{self, View, ACTIVE_FEATURES, KING_BUCKETS};
 use super::network::Network;
 use super::L1;
-use engine::{Color, Hand, Move, Piece, PieceType, Position, Square, SQUARE_COUNT};
+use engine::{Bitboard, Color, Hand, Move, Piece, PieceType, Position, Square};
 
 /// The first layer's outputs, indexed by perspective colour (`Color::index`), aligned to a
 /// cache line for the AVX2 loads.
@@ -46,7 +46,8 @@ impl Accumulator {
 
     /// Recomputes `color`'s perspective for `pos` like `refresh`, from the accumulator
     /// `cache` last computed for the same perspective and view: only the rows of the pieces
-    /// that differ from that position's are subtracted and added (see `RefreshCache`). The
+    /// that differ from that position's (compared a colour and kind, one bitboard, at a time)
+    /// are subtracted and added (see `RefreshCache`). The
     /// values are exactly `refresh`'s: both are the biases plus the active rows in wrapping
     /// i16 (and i32) arithmetic, whose sums do not depend on the order of the terms.
     pub(crate) fn refresh_cached(&mut self, net: &Network, cache: &mut RefreshCache, pos: &Position, color: Color) {
@@ -56,18 +57,21 @@ impl Accumulator {
         // most the game's 40 pieces.
         let (mut removed, mut added) = ([0usize; ACTIVE_FEATURES], [0usize; ACTIVE_FEATURES]);
         let (mut nr, mut na) = (0, 0);
-        for sq in Square::ALL {
-            let (old, new) = (e.board[sq.index()], pos.piece_on(sq));
-            if old != new {
-                if !old.is_empty() {
-                    removed[nr] = view.board(old, sq);
-                    nr += 1;
+        for c in Color::ALL {
+            for (i, pt) in PieceType::ALL.into_iter().enumerate() {
+                let (old, new) = (e.pieces[c.index()][i], pos.pieces(c, pt));
+                if old != new {
+                    let pc = Piece::new(c, pt);
+                    for sq in old.and_not(new) {
+                        removed[nr] = view.board(pc, sq);
+                        nr += 1;
+                    }
+                    for sq in new.and_not(old) {
+                        added[na] = view.board(pc, sq);
+                        na += 1;
+                    }
+                    e.pieces[c.index()][i] = new;
                 }
-                if !new.is_empty() {
-                    added[na] = view.board(new, sq);
-                    na += 1;
-                }
-                e.board[sq.index()] = new;
             }
         }
         for owner in Color::ALL {
@@ -119,7 +123,7 @@ const VIEWS: usize = KING_BUCKETS * 2;
 /// the rows.
 ///
 /// Belongs to one net (its biases are the starting values), like the `NetStack` that keeps
-/// it: one per search thread, 2 perspectives x 18 views x 640 bytes = 22.5 KiB.
+/// it: one per search thread, 2 perspectives x 18 views x 1 KiB = 36 KiB.
 pub(crate) struct RefreshCache {
     entries: Box<[[CacheEntry; VIEWS]; 2]>,
 }
@@ -129,16 +133,17 @@ pub(crate) struct RefreshCache {
 #[derive(Clone, Copy)]
 struct CacheEntry {
     values: [i16; L1],
-    psqt: i32,
+    /// `pieces[c][i]`: the squares of `c`'s pieces of kind `PieceType::ALL[i]`.
+    pieces: [[Bitboard; 14]; 2],
     hands: [Hand; 2],
-    board: [Piece; SQUARE_COUNT],
+    psqt: i32,
 }
 
 impl RefreshCache {
     /// A cache for `net` with every entry the empty board.
     pub(crate) fn new(net: &Network) -> RefreshCache {
         let empty =
-            CacheEntry { values: net.l1_bias.0, psqt: 0, hands: [Hand::EMPTY; 2], board: [Piece::EMPTY; SQUARE_COUNT] };
+            CacheEntry { values: net.l1_bias.0, pieces: [[Bitboard::EMPTY; 14]; 2], hands: [Hand::EMPTY; 2], psqt: 0 };
         RefreshCache { entries: Box::new([[empty; VIEWS]; 2]) }
     }
 
@@ -370,7 +375,7 @@ mod tests {
     /// sometimes from another game entirely), for the AVX2 and the portable paths.
     #[test]
     fn cached_refresh_matches_refresh() {
-        assert_eq!(std::mem::size_of::<CacheEntry>(), 640, "RefreshCache's stated size");
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 1024, "RefreshCache's stated size");
         let fast = Network::from_quant(&QuantNet::random(24));
         let slow = fast.clone().portable();
         let mut rng = Rng::new(99);
@@ -386,8 +391,12 @@ mod tests {
                         let view = View::of(&pos, c);
                         views_seen.insert((c.index(), RefreshCache::slot(view)));
                         let entry = &cache.entries[c.index()][RefreshCache::slot(view)];
-                        let changed =
-                            Square::ALL.iter().filter(|&&sq| entry.board[sq.index()] != pos.piece_on(sq)).count();
+                        let changed: u32 = (0..28)
+                            .map(|k| {
+                                (entry.pieces[k / 14][k % 14] ^ pos.pieces(Color::ALL[k / 14], PieceType::ALL[k % 14]))
+                                    .count()
+                            })
+                            .sum();
                         diffs[if changed == 0 {
                             0
                         } else if changed <= 4 {

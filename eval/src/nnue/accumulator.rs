@@ -47,9 +47,9 @@ impl Accumulator {
     /// Recomputes `color`'s perspective for `pos` like `refresh`, from the accumulator
     /// `cache` last computed for the same perspective and view: only the rows of the pieces
     /// that differ from that position's (compared a colour and kind, one bitboard, at a time)
-    /// are subtracted and added (see `RefreshCache`). The
-    /// values are exactly `refresh`'s: both are the biases plus the active rows in wrapping
-    /// i16 (and i32) arithmetic, whose sums do not depend on the order of the terms.
+    /// are subtracted and added (see `RefreshCache`). The values are exactly `refresh`'s:
+    /// both are the biases plus the active rows in wrapping i16 (and i32) arithmetic, whose
+    /// sums do not depend on the order of the terms.
     pub(crate) fn refresh_cached(&mut self, net: &Network, cache: &mut RefreshCache, pos: &Position, color: Color) {
         let view = View::of(pos, color);
         let e = &mut cache.entries[color.index()][RefreshCache::slot(view)];
@@ -397,12 +397,10 @@ mod tests {
                                     .count()
                             })
                             .sum();
-                        diffs[if changed == 0 {
-                            0
-                        } else if changed <= 4 {
-                            1
-                        } else {
-                            2
+                        diffs[match changed {
+                            0 => 0,
+                            1..=4 => 1,
+                            _ => 2,
                         }] += 1;
                         let (mut cached, mut plain) = (Accumulator::default(), Accumulator::default());
                         cached.refresh_cached(net, &mut cache, &pos, c);

@@ -100,7 +100,8 @@ impl Evaluator {
     }
 
     /// An evaluator running `net`, for lines of up to `max_ply` moves. The net is shared
-    /// (threads each carry their own `Evaluator`); this allocates about 1.1 KB per ply.
+    /// (threads each carry their own `Evaluator`); this allocates about 1.1 KB per ply, plus
+    /// 36 KiB for the net's refresh cache.
     pub fn with_net(max_ply: usize, net: Arc<Network>) -> Evaluator {
         Evaluator { stack: vec![EMPTY_STATE; 1], ply: 0, net: Some(NetStack::new(max_ply, net)) }
     }

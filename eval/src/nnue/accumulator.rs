@@ -1,10 +1,10 @@
 //! The accumulator (the first layer's outputs for both perspectives), its refresh from a
 //! position, and its incremental update from a move's feature changes (`Dirty`).
 
-use super::features::{self, View, ACTIVE_FEATURES};
+use super::features::{self, View, ACTIVE_FEATURES, KING_BUCKETS};
 use super::network::Network;
 use super::L1;
-use engine::{Color, Move, Piece, PieceType, Position, Square};
+use engine::{Bitboard, Color, Hand, Move, Piece, PieceType, Position, Square};
 
 /// The first layer's outputs, indexed by perspective colour (`Color::index`), aligned to a
 /// cache line for the AVX2 loads.
@@ -44,6 +44,64 @@ impl Accumulator {
         self.psqt[color.index()] = psqt_add_sub(net, 0, &[], active);
     }
 
+    /// Recomputes `color`'s perspective for `pos` like `refresh`, from the accumulator
+    /// `cache` last computed for the same perspective and view: only the rows of the pieces
+    /// that differ from that position's (compared a colour and kind, one bitboard, at a time)
+    /// are subtracted and added (see `RefreshCache`). The values are exactly `refresh`'s:
+    /// both are the biases plus the active rows in wrapping i16 (and i32) arithmetic, whose
+    /// sums do not depend on the order of the terms.
+    pub(crate) fn refresh_cached(&mut self, net: &Network, cache: &mut RefreshCache, pos: &Position, color: Color) {
+        let view = View::of(pos, color);
+        let e = &mut cache.entries[color.index()][RefreshCache::slot(view)];
+        // Removed rows are features of the cached position, added ones of `pos`: each has at
+        // most the game's 40 pieces.
+        let (mut removed, mut added) = ([0usize; ACTIVE_FEATURES], [0usize; ACTIVE_FEATURES]);
+        let (mut nr, mut na) = (0, 0);
+        for c in Color::ALL {
+            for (i, pt) in PieceType::ALL.into_iter().enumerate() {
+                let (old, new) = (e.pieces[c.index()][i], pos.pieces(c, pt));
+                if old != new {
+                    let pc = Piece::new(c, pt);
+                    for sq in old.and_not(new) {
+                        removed[nr] = view.board(pc, sq);
+                        nr += 1;
+                    }
+                    for sq in new.and_not(old) {
+                        added[na] = view.board(pc, sq);
+                        na += 1;
+                    }
+                    e.pieces[c.index()][i] = new;
+                }
+            }
+        }
+        for owner in Color::ALL {
+            let (old, new) = (e.hands[owner.index()], pos.hand(owner));
+            if old == new {
+                continue;
+            }
+            for pt in PieceType::HAND {
+                // The k-th piece of a kind is one feature (a thermometer): going from a held
+                // to b held removes the features b+1..=a or adds a+1..=b.
+                let (a, b) = (old.count(pt), new.count(pt));
+                for nth in b + 1..=a {
+                    removed[nr] = view.hand(owner, pt, nth);
+                    nr += 1;
+                }
+                for nth in a + 1..=b {
+                    added[na] = view.hand(owner, pt, nth);
+                    na += 1;
+                }
+            }
+            e.hands[owner.index()] = new;
+        }
+        let (removed, added) = (&removed[..nr], &added[..na]);
+        let c = color.index();
+        add_sub(net, &mut self.values[c], &e.values, removed, added);
+        e.values = self.values[c];
+        e.psqt = psqt_add_sub(net, e.psqt, removed, added);
+        self.psqt[c] = e.psqt;
+    }
+
     /// Sets `color`'s perspective to `from`'s minus the rows of `removed` plus those of
     /// `added` (features of this perspective's view).
     #[inline]
@@ -51,6 +109,48 @@ impl Accumulator {
         let c = color.index();
         add_sub(net, &mut self.values[c], &from.values[c], removed, added);
         self.psqt[c] = psqt_add_sub(net, from.psqt[c], removed, added);
+    }
+}
+
+/// Views per perspective: king buckets, mirrored or not.
+const VIEWS: usize = KING_BUCKETS * 2;
+
+/// The last accumulator computed for each perspective and view, with the position it was
+/// computed for (Stockfish's "Finny tables"): a refresh, needed when a king moves to another
+/// view, starts from the cached accumulator of the new view and applies only the pieces
+/// that differ, usually a few, instead of adding all 40 rows to the biases. Every entry
+/// starts as the empty board (the biases, no pieces), so a view's first refresh adds all
+/// the rows.
+///
+/// Belongs to one net (its biases are the starting values), like the `NetStack` that keeps
+/// it: one per search thread, 2 perspectives x 18 views x 1 KiB = 36 KiB.
+pub(crate) struct RefreshCache {
+    entries: Box<[[CacheEntry; VIEWS]; 2]>,
+}
+
+/// One perspective's accumulator for one view, and the pieces it was computed for.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+struct CacheEntry {
+    values: [i16; L1],
+    /// `pieces[c][i]`: the squares of `c`'s pieces of kind `PieceType::ALL[i]`.
+    pieces: [[Bitboard; 14]; 2],
+    hands: [Hand; 2],
+    psqt: i32,
+}
+
+impl RefreshCache {
+    /// A cache for `net` with every entry the empty board.
+    pub(crate) fn new(net: &Network) -> RefreshCache {
+        let empty =
+            CacheEntry { values: net.l1_bias.0, pieces: [[Bitboard::EMPTY; 14]; 2], hands: [Hand::EMPTY; 2], psqt: 0 };
+        RefreshCache { entries: Box::new([[empty; VIEWS]; 2]) }
+    }
+
+    /// The entry of `view` within its perspective's.
+    #[inline(always)]
+    fn slot(view: View) -> usize {
+        view.bucket() * 2 + view.mirrored as usize
     }
 }
 
@@ -89,7 +189,14 @@ fn add_sub_portable(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed
     }
 }
 
-/// `add_sub` with AVX2: 16 lanes at a time, each chunk of `src` and of every row read once.
+/// Lanes of the accumulator `add_sub_avx2` keeps in registers at a time: eight registers of
+/// 16 i16, half of AVX2's sixteen, so the compiler never spills them.
+#[cfg(target_arch = "x86_64")]
+const TILE: usize = 128;
+
+/// `add_sub` with AVX2, one tile of `TILE` lanes at a time: the tile of `src` is loaded into
+/// registers, every row's tile is added or subtracted there (each row looked up once per
+/// tile, not once per register), and the tile is stored to `dst`.
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -97,18 +204,28 @@ fn add_sub_portable(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed
 #[target_feature(enable = "avx2")]
 unsafe fn add_sub_avx2(net: &Network, dst: &mut [i16; L1], src: &[i16; L1], removed: &[usize], added: &[usize]) {
     use std::arch::x86_64::*;
-    for i in (0..L1).step_by(16) {
-        // SAFETY (all loads and the store): i + 16 <= L1 and every pointer points into an
-        // `[i16; L1]` (`src`, `dst`, or a row of the net, whose index `row` checks), so the
-        // 32 bytes are in bounds; the unaligned forms need no alignment.
-        let mut v = unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) };
+    const _: () = assert!(L1.is_multiple_of(TILE));
+    for t in (0..L1).step_by(TILE) {
+        // SAFETY (all loads and stores here): t + TILE <= L1 and j < TILE / 16, so the 32
+        // bytes at lane t + 16 * j lie inside an `[i16; L1]` (`src`, `dst`, or a row of the
+        // net, whose index `row` checks); the unaligned forms need no alignment.
+        let mut acc: [__m256i; TILE / 16] =
+            std::array::from_fn(|j| unsafe { _mm256_loadu_si256(src.as_ptr().add(t + 16 * j).cast()) });
         for &f in removed {
-            v = _mm256_sub_epi16(v, unsafe { _mm256_loadu_si256(net.row(f).as_ptr().add(i).cast()) });
+            let row = net.row(f).as_ptr();
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_sub_epi16(*a, unsafe { _mm256_loadu_si256(row.add(t + 16 * j).cast()) });
+            }
         }
         for &f in added {
-            v = _mm256_add_epi16(v, unsafe { _mm256_loadu_si256(net.row(f).as_ptr().add(i).cast()) });
+            let row = net.row(f).as_ptr();
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_add_epi16(*a, unsafe { _mm256_loadu_si256(row.add(t + 16 * j).cast()) });
+            }
         }
-        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v) };
+        for (j, a) in acc.iter().enumerate() {
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(t + 16 * j).cast(), *a) };
+        }
     }
 }
 
@@ -250,6 +367,69 @@ mod tests {
             }
             assert_eq!(a, b);
         }
+    }
+
+    /// A cached refresh equals a plain one, along random playouts from fixture positions
+    /// that move kings often (so views change back and forth and the cache mostly holds a
+    /// position a few moves away), with one cache for all of them (so a view's entry is
+    /// sometimes from another game entirely), for the AVX2 and the portable paths.
+    #[test]
+    fn cached_refresh_matches_refresh() {
+        assert_eq!(std::mem::size_of::<CacheEntry>(), 1024, "RefreshCache's stated size");
+        let fast = Network::from_quant(&QuantNet::random(24));
+        let slow = fast.clone().portable();
+        let mut rng = Rng::new(99);
+        let (mut views_seen, mut diffs) = (std::collections::HashSet::new(), [0usize; 3]);
+        for net in [&fast, &slow] {
+            let mut cache = RefreshCache::new(net);
+            for start in fixture_positions(120) {
+                let mut pos = start;
+                for step in 0..40 {
+                    // Every fourth position twice: the second time the entry is that position.
+                    let repeats = if step % 4 == 0 { 2 } else { 1 };
+                    for c in Color::ALL.into_iter().cycle().take(2 * repeats) {
+                        let view = View::of(&pos, c);
+                        views_seen.insert((c.index(), RefreshCache::slot(view)));
+                        let entry = &cache.entries[c.index()][RefreshCache::slot(view)];
+                        let changed: u32 = (0..28)
+                            .map(|k| {
+                                (entry.pieces[k / 14][k % 14] ^ pos.pieces(Color::ALL[k / 14], PieceType::ALL[k % 14]))
+                                    .count()
+                            })
+                            .sum();
+                        diffs[match changed {
+                            0 => 0,
+                            1..=4 => 1,
+                            _ => 2,
+                        }] += 1;
+                        let (mut cached, mut plain) = (Accumulator::default(), Accumulator::default());
+                        cached.refresh_cached(net, &mut cache, &pos, c);
+                        plain.refresh(net, &pos, c);
+                        assert_eq!(cached.values[c.index()], plain.values[c.index()], "{}", pos.to_sfen());
+                        assert_eq!(cached.psqt[c.index()], plain.psqt[c.index()], "{}", pos.to_sfen());
+                    }
+                    let mut list = engine::MoveList::new();
+                    engine::generate_legal(&pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let kings: Vec<Move> = list
+                        .iter()
+                        .copied()
+                        .filter(|m| !m.is_drop() && pos.piece_on(m.from()).kind() == PieceType::King)
+                        .collect();
+                    let m = if !kings.is_empty() && rng.next_u64().is_multiple_of(3) {
+                        kings[(rng.next_u64() % kings.len() as u64) as usize]
+                    } else {
+                        list.as_slice()[(rng.next_u64() % list.len() as u64) as usize]
+                    };
+                    pos.do_move(m);
+                }
+            }
+        }
+        // Many views, and cached entries that were equal, near, and far.
+        assert!(views_seen.len() >= 20, "{} views", views_seen.len());
+        assert!(diffs.iter().all(|&n| n >= 100), "{diffs:?}");
     }
 
     /// Updating with a move's `Dirty` equals refreshing the child, for every perspective

@@ -73,7 +73,7 @@ fn dot(input: &[u8], w: &[i8]) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::super::network::Aligned;
+    use super::super::network::{Aligned, CHUNK};
     use super::*;
     use std::arch::x86_64::*;
 
@@ -88,9 +88,8 @@ mod avx2 {
         crelu(stm, lo.try_into().unwrap());
         crelu(nstm, hi.try_into().unwrap());
         let mut h2 = Aligned([0u8; L2]);
-        dense(&input.0, &net.l2_weights.0, &net.l2_bias, &mut h2.0);
-        let mut h3 = Aligned([0u8; L3]);
-        dense(&h2.0, &net.l3_weights.0, &net.l3_bias, &mut h3.0);
+        h2.0 = dense32(&input.0, &net.l2_chunked.0, &net.l2_bias, net.l2_block);
+        let h3 = Aligned(dense32(&h2.0, &net.l3_chunked.0, &net.l3_bias, net.l3_block));
         to_units(net.out_bias + dot(&h3.0, &net.out_weights.0), psqt)
     }
 
@@ -113,45 +112,49 @@ mod avx2 {
         }
     }
 
-    /// `super::dense` with AVX2: four outputs at a time, so each 32-input chunk is loaded
-    /// once for four rows and the four sums are reduced together.
+    /// `super::dense` for 32 outputs with the weights `w` input-chunk-major
+    /// (`network::chunk_major`): each 4-byte input chunk is broadcast and multiplied with
+    /// the 32 outputs' weights for it (four registers of eight outputs), so every i32 lane
+    /// ends up holding one output's sum. The `maddubs` pair sums of `block` consecutive
+    /// chunks are added in i16 before being widened (`network::i16_block` says which
+    /// `block` is exact for these weights). Inputs must be within 0..=127.
     #[target_feature(enable = "avx2")]
-    fn dense(input: &[u8], w: &[i8], bias: &[i32], out: &mut [u8]) {
-        let n = input.len();
-        assert!(n.is_multiple_of(32) && out.len().is_multiple_of(4) && w.len() == n * out.len());
-        assert!(bias.len() == out.len());
-        for o in (0..out.len()).step_by(4) {
-            let sums = dot4(input, &w[o * n..(o + 4) * n]);
-            for k in 0..4 {
-                out[o + k] = activate(bias[o + k] + sums[k]);
-            }
-        }
-    }
-
-    /// The dot products of `input` with four consecutive rows of `w` (`4 * input.len()`).
-    #[target_feature(enable = "avx2")]
-    fn dot4(input: &[u8], w: &[i8]) -> [i32; 4] {
-        let n = input.len();
-        assert!(n.is_multiple_of(32) && w.len() == 4 * n);
+    pub(super) fn dense32(input: &[u8], w: &[i8], bias: &[i32; 32], block: usize) -> [u8; 32] {
+        let chunks = input.len() / CHUNK;
+        assert!(input.len().is_multiple_of(CHUNK) && w.len() == chunks * 32 * CHUNK);
+        assert!(block > 0 && chunks.is_multiple_of(block));
         let ones = _mm256_set1_epi16(1);
-        let mut acc = [_mm256_setzero_si256(); 4];
-        for i in (0..n).step_by(32) {
-            // SAFETY: i + 32 <= n, and row k's chunk ends at k * n + i + 32 <= 4 * n = w.len()
-            // (asserted above); unaligned loads.
-            let x = unsafe { _mm256_loadu_si256(input.as_ptr().add(i).cast()) };
-            for (k, a) in acc.iter_mut().enumerate() {
-                let y = unsafe { _mm256_loadu_si256(w.as_ptr().add(k * n + i).cast()) };
-                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(x, y), ones));
+        // SAFETY: `bias` holds 32 i32, four 32-byte loads; unaligned loads.
+        let mut acc: [__m256i; 4] =
+            std::array::from_fn(|r| unsafe { _mm256_loadu_si256(bias.as_ptr().add(8 * r).cast()) });
+        for start in (0..chunks).step_by(block) {
+            let mut sums = [_mm256_setzero_si256(); 4];
+            for k in start..start + block {
+                // SAFETY: k < chunks, so the 4 input bytes at k * CHUNK are in `input` and the
+                // 128 weight bytes at k * 128 (four 32-byte loads) are in `w` (asserted
+                // above); unaligned reads.
+                let x = _mm256_set1_epi32(unsafe { input.as_ptr().add(k * CHUNK).cast::<i32>().read_unaligned() });
+                for (r, s) in sums.iter_mut().enumerate() {
+                    let y = unsafe { _mm256_loadu_si256(w.as_ptr().add((k * 4 + r) * 32).cast()) };
+                    *s = _mm256_add_epi16(*s, _mm256_maddubs_epi16(x, y));
+                }
+            }
+            for (a, s) in acc.iter_mut().zip(sums) {
+                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(s, ones));
             }
         }
-        // hadd pairs lanes of two rows at a time; after two rounds each 128-bit half holds
-        // the four rows' partial sums in order, and adding the halves completes them.
-        let s = _mm256_hadd_epi32(_mm256_hadd_epi32(acc[0], acc[1]), _mm256_hadd_epi32(acc[2], acc[3]));
-        let s = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
-        let mut sums = [0i32; 4];
-        // SAFETY: `sums` is 16 bytes, the size of the store; unaligned store.
-        unsafe { _mm_storeu_si128(sums.as_mut_ptr().cast(), s) };
-        sums
+        // Shift, then saturate to i16 and to i8 (order-preserving, so with the max against
+        // zero it is the clamp to 0..=127). The packs interleave: the 4-output groups come out
+        // as acc0[0..4] acc1[0..4] acc2[0..4] acc3[0..4] acc0[4..8] ...; the permute restores
+        // output order.
+        let [a, b, c, d] = acc.map(|a| _mm256_srai_epi32::<{ WEIGHT_SHIFT as i32 }>(a));
+        let packed = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+        let clipped = _mm256_max_epi8(packed, _mm256_setzero_si256());
+        let ordered = _mm256_permutevar8x32_epi32(clipped, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        let mut out = [0u8; 32];
+        // SAFETY: `out` is 32 bytes, the size of the store; unaligned store.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), ordered) };
+        out
     }
 
     /// `super::dot` 32 inputs at a time; exact because `maddubs` cannot saturate (inputs
@@ -192,8 +195,9 @@ mod tests {
         std::array::from_fn(|_| rng.range(lo as i64, hi as i64) as i16)
     }
 
-    /// AVX2 and portable layers agree on random inputs, including extreme accumulators and
-    /// nets whose dense weights are all at the limits (-128 clamped, 127).
+    /// AVX2 and portable layers agree on random inputs, including extreme accumulators (and
+    /// ones whose activations are all 0 or all 127), on nets whose dense weights are all at
+    /// the limits (-128 clamped, 127) and on the other dense-layer test nets.
     #[test]
     fn simd_layers_match_portable() {
         let net = Network::from_quant(&QuantNet::random(11));
@@ -207,16 +211,123 @@ mod tests {
             *w = [-128, 127, 0][(rng.next_u64() % 3) as usize];
         }
         let extreme = Network::from_quant(&extreme);
-        for net in [&net, &extreme] {
-            for round in 0..2000 {
-                let (lo, hi) = if round % 2 == 0 { (-200, 300) } else { (i16::MIN as i32, i16::MAX as i32) };
+        let nets: Vec<Network> = [net, extreme].into_iter().chain(dense_test_nets()).collect();
+        for net in &nets {
+            for round in 0..1000 {
+                // Random accumulators, and ones that clip to all 0 or all 127 on either side.
+                let (lo, hi) = match round % 6 {
+                    0 | 1 => (-200, 300),
+                    2 | 3 => (i16::MIN as i32, i16::MAX as i32),
+                    4 => (-300, 0),
+                    _ => (127, 400),
+                };
                 let (a, b) = (random_acc(&mut rng, lo, hi), random_acc(&mut rng, lo, hi));
-                // SAFETY: uses_avx2() said the CPU has AVX2.
+                // Sometimes one side all 127, the other all 0.
+                let (a, b) = if round % 12 == 5 { (b, random_acc(&mut rng, -300, 0)) } else { (a, b) };
                 let psqt = rng.range(-100_000, 100_000) as i32;
+                // SAFETY: uses_avx2() said the CPU has AVX2.
                 let fast = unsafe { avx2::propagate(net, &a, &b, psqt) };
                 assert_eq!(fast, propagate_portable(net, &a, &b, psqt));
             }
         }
+    }
+
+    /// Nets whose dense weights exercise every i16 run length of the AVX2 dense layers:
+    /// the random test nets, weights all +-1 and +-2 (runs at the limit: an all-127 input puts
+    /// 127 * 256 = 32512 in every lane), the extremes -128 (clamped), 0 and 127 (runs of 1),
+    /// and +-15 like the trained nets.
+    fn dense_test_nets() -> Vec<Network> {
+        let mut rng = Rng::new(17);
+        let mut nets = vec![Network::from_quant(&QuantNet::random(11))];
+        let fills: [&dyn Fn(&mut Rng) -> i8; 7] = [
+            &|_| 1,
+            &|_| -1,
+            &|_| 2,
+            &|_| -2,
+            &|r| [-128, 127, 0][(r.next_u64() % 3) as usize],
+            &|r| r.range(-15, 15) as i8,
+            &|r| if r.next_u64().is_multiple_of(2) { 3 } else { r.range(-40, 40) as i8 },
+        ];
+        for fill in fills {
+            let mut q = QuantNet::random(12);
+            for w in q.l2_weights.iter_mut().chain(&mut q.l3_weights).chain(&mut q.out_weights) {
+                *w = fill(&mut rng);
+            }
+            nets.push(Network::from_quant(&q));
+        }
+        nets
+    }
+
+    /// Dense-layer inputs: random activations, all 0, all 127, and random mixes of 0 and 127.
+    fn dense_test_inputs(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
+        let mut inputs = vec![vec![0u8; n], vec![127u8; n]];
+        for round in 0..200 {
+            inputs.push(
+                (0..n)
+                    .map(|_| match round % 3 {
+                        0 => rng.range(0, 127) as u8,
+                        1 => [0, 127][(rng.next_u64() % 2) as usize],
+                        _ => [0, 0, 0, 1, 64, 127][(rng.next_u64() % 6) as usize],
+                    })
+                    .collect(),
+            );
+        }
+        inputs
+    }
+
+    /// The AVX2 dense layers (chunk-major weights, i16 runs) give exactly the portable
+    /// layers' outputs, for both hidden layers of every test net.
+    #[test]
+    fn simd_dense_matches_portable() {
+        if !Network::from_quant(&QuantNet::random(1)).uses_avx2() {
+            eprintln!("no AVX2 here: only the portable path runs");
+            return;
+        }
+        let mut rng = Rng::new(23);
+        let mut blocks = std::collections::BTreeSet::new();
+        for net in dense_test_nets() {
+            blocks.insert((net.l2_block, net.l3_block));
+            for input in dense_test_inputs(&mut rng, 2 * L1) {
+                let mut want = [0u8; L2];
+                dense(&input, &net.l2_weights.0, &net.l2_bias, &mut want);
+                // SAFETY: the net above detected AVX2.
+                let got = unsafe { avx2::dense32(&input, &net.l2_chunked.0, &net.l2_bias, net.l2_block) };
+                assert_eq!(got, want, "l2_block {}", net.l2_block);
+            }
+            for input in dense_test_inputs(&mut rng, L2) {
+                let mut want = [0u8; L3];
+                dense(&input, &net.l3_weights.0, &net.l3_bias, &mut want);
+                // SAFETY: as above.
+                let got = unsafe { avx2::dense32(&input, &net.l3_chunked.0, &net.l3_bias, net.l3_block) };
+                assert_eq!(got, want, "l3_block {}", net.l3_block);
+            }
+        }
+        // Long runs, runs of 1 and some in between were all exercised.
+        assert!(blocks.iter().any(|&(b2, b3)| b2 == 128 && b3 == 8), "{blocks:?}");
+        assert!(blocks.iter().any(|&(b2, b3)| b2 == 1 && b3 == 1), "{blocks:?}");
+        assert!(blocks.iter().any(|&(b2, _)| b2 > 1 && b2 < 128), "{blocks:?}");
+    }
+
+    /// `i16_block` picks the longest exact run: with every weight w, a lane of a run of r
+    /// chunks sums 2r products of at most 127 * |w|.
+    #[test]
+    fn i16_runs_are_the_longest_exact_ones() {
+        use crate::nnue::network::i16_block;
+        for (w, l2, l3) in [(1, 128, 8), (-1, 128, 8), (2, 64, 8), (-2, 64, 8), (15, 8, 8), (127, 1, 1), (-127, 1, 1)] {
+            assert_eq!(i16_block(&vec![w; L2 * 2 * L1], 2 * L1), l2, "weight {w}");
+            assert_eq!(i16_block(&vec![w; L3 * L2], L2), l3, "weight {w}");
+        }
+        // One 127 per lane and chunk (the other three weights 0).
+        let mut w = vec![0i8; L3 * L2];
+        for o in 0..L3 {
+            for k in 0..L2 / 4 {
+                w[o * L2 + 4 * k] = 127;
+            }
+        }
+        assert_eq!(i16_block(&w, L2), 2, "two 127s per lane fit, four do not");
+        // The built-in net gets long runs (its dense weights are small).
+        let net = crate::nnue::embedded().unwrap();
+        assert!(net.l2_block >= 8 && net.l3_block >= 4, "{} {}", net.l2_block, net.l3_block);
     }
 
     #[test]

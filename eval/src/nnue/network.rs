@@ -18,14 +18,20 @@ pub struct Row(pub [i16; L1]);
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Aligned<T>(pub T);
 
-/// The quantised network in the layout the evaluation reads. Dense weights keep the net
-/// file's row-major order (`w[o * inputs + i]`): the AVX2 path takes one output's dot product
-/// 32 inputs at a time, which reads each row contiguously.
+/// The quantised network in the layout the evaluation reads. The portable path reads dense
+/// weights in the net file's row-major order (`w[o * inputs + i]`); the AVX2 path reads the
+/// two hidden layers' weights input-chunk-major (`chunk_major`): for each chunk of `CHUNK`
+/// inputs, every output's `CHUNK` weights in output order, so one broadcast input chunk meets
+/// all 32 outputs' weights in four registers and the sums come out one output per i32 lane,
+/// with no horizontal additions.
 ///
 /// Dense weights are within -127..=127 (a stored -128 becomes -127): `_mm256_maddubs_epi16`
 /// adds two u8 * i8 products with i16 saturation, and with activations <= 127 the pair sum
 /// stays within 2 * 127 * 127 = 32258, so it never saturates and the AVX2 path computes
-/// exactly the integers the portable path does.
+/// exactly the integers the portable path does. The AVX2 path also adds the pair sums of
+/// `l2_block` (`l3_block`) consecutive chunks in i16 before widening them to i32: `i16_block`
+/// picks the longest run for which no i16 lane can leave its range whatever the activations
+/// (0..=127), so that is exact too.
 #[derive(Clone)]
 pub struct Network {
     /// First-layer biases (the accumulator of an empty board).
@@ -36,10 +42,18 @@ pub struct Network {
     pub(crate) l2_bias: [i32; L2],
     /// First dense layer weights, `w[o * 2 * L1 + i]`.
     pub(crate) l2_weights: Box<Aligned<[i8; L2 * 2 * L1]>>,
+    /// `l2_weights` input-chunk-major (`chunk_major`), for the AVX2 path.
+    pub(crate) l2_chunked: Box<Aligned<[i8; L2 * 2 * L1]>>,
+    /// Chunks of `l2_chunked` whose pair sums the AVX2 path adds in i16 (`i16_block`).
+    pub(crate) l2_block: usize,
     /// Second dense layer biases.
     pub(crate) l3_bias: [i32; L3],
     /// Second dense layer weights, `w[o * L2 + i]`.
     pub(crate) l3_weights: Aligned<[i8; L3 * L2]>,
+    /// `l3_weights` input-chunk-major, for the AVX2 path.
+    pub(crate) l3_chunked: Aligned<[i8; L3 * L2]>,
+    /// Chunks of `l3_chunked` whose pair sums the AVX2 path adds in i16.
+    pub(crate) l3_block: usize,
     /// Output bias.
     pub(crate) out_bias: i32,
     /// Output weights.
@@ -68,19 +82,27 @@ impl Network {
         let rows: Vec<Row> = q.l1_weights.chunks_exact(L1).map(|c| Row(c.try_into().unwrap())).collect();
         let mut l2_weights = Box::new(Aligned([0; L2 * 2 * L1]));
         copy_dense(&mut l2_weights.0, &q.l2_weights);
+        let mut l2_chunked = Box::new(Aligned([0; L2 * 2 * L1]));
+        chunk_major(&mut l2_chunked.0, &l2_weights.0, 2 * L1);
         let mut net = Network {
             l1_bias: Row(q.l1_bias[..].try_into().unwrap()),
             l1_weights: rows.into_boxed_slice(),
             l2_bias: q.l2_bias[..].try_into().unwrap(),
+            l2_block: i16_block(&l2_weights.0, 2 * L1),
             l2_weights,
+            l2_chunked,
             l3_bias: q.l3_bias[..].try_into().unwrap(),
             l3_weights: Aligned([0; L3 * L2]),
+            l3_chunked: Aligned([0; L3 * L2]),
+            l3_block: 1,
             out_bias: q.out_bias,
             out_weights: Aligned([0; L3]),
             psqt: q.psqt.clone().into_boxed_slice(),
             avx2: avx2_available(),
         };
         copy_dense(&mut net.l3_weights.0, &q.l3_weights);
+        chunk_major(&mut net.l3_chunked.0, &net.l3_weights.0, L2);
+        net.l3_block = i16_block(&net.l3_weights.0, L2);
         copy_dense(&mut net.out_weights.0, &q.out_weights);
         net
     }
@@ -154,6 +176,62 @@ fn copy_dense(dst: &mut [i8], src: &[i8]) {
     for (d, &s) in dst.iter_mut().zip(src) {
         *d = s.max(-127);
     }
+}
+
+/// Inputs per chunk of the AVX2 dense layers: the four bytes one i32 broadcast carries.
+pub(crate) const CHUNK: usize = 4;
+
+/// Reorders the row-major weights `w` of a dense layer with `inputs` inputs into `dst`
+/// input-chunk-major: for input chunk `k`, output `o` and `j < CHUNK`,
+/// `dst[(k * outputs + o) * CHUNK + j] = w[o * inputs + k * CHUNK + j]`.
+fn chunk_major(dst: &mut [i8], w: &[i8], inputs: usize) {
+    assert!(inputs.is_multiple_of(CHUNK) && w.len() == dst.len() && w.len().is_multiple_of(inputs));
+    let outputs = w.len() / inputs;
+    for k in 0..inputs / CHUNK {
+        for o in 0..outputs {
+            for j in 0..CHUNK {
+                dst[(k * outputs + o) * CHUNK + j] = w[o * inputs + k * CHUNK + j];
+            }
+        }
+    }
+}
+
+/// The longest run of input chunks (a power of two dividing the chunk count) whose
+/// `maddubs` results the AVX2 path may add in i16 lanes exactly, for the row-major weights
+/// `w` of a dense layer with `inputs` inputs.
+///
+/// An i16 lane of output `o` holds the pair sums of inputs `k * CHUNK + 2p` and
+/// `k * CHUNK + 2p + 1` (p = 0 or 1) over the run's chunks `k`. With activations in 0..=127
+/// its value lies between 127 times the sum of its negative weights and 127 times the sum of
+/// its positive weights; when both ends are within i16 range, the wrapping i16 additions give
+/// exactly that value. A run of 1 always qualifies (two products: at most 32258).
+pub(crate) fn i16_block(w: &[i8], inputs: usize) -> usize {
+    let chunks = inputs / CHUNK;
+    let fits = |run: usize| {
+        (0..w.len() / inputs).all(|o| {
+            (0..chunks).step_by(run).all(|start| {
+                (0..2).all(|p| {
+                    let (mut pos, mut neg) = (0i32, 0i32);
+                    for k in start..start + run {
+                        for i in [k * CHUNK + 2 * p, k * CHUNK + 2 * p + 1] {
+                            let v = w[o * inputs + i] as i32;
+                            if v > 0 {
+                                pos += v;
+                            } else {
+                                neg += v;
+                            }
+                        }
+                    }
+                    127 * pos <= i16::MAX as i32 && 127 * neg >= i16::MIN as i32
+                })
+            })
+        })
+    };
+    let mut run = chunks;
+    while run > 1 && !fits(run) {
+        run /= 2;
+    }
+    run
 }
 
 impl QuantNet {

@@ -3,7 +3,7 @@
 //! back to the nearest ply whose accumulator is computed and applies the recorded changes
 //! forward, or refreshes from the position when a king moved to another view on the way.
 
-use super::accumulator::{Accumulator, Dirty};
+use super::accumulator::{Accumulator, Dirty, RefreshCache};
 use super::features::View;
 use super::layers;
 use super::network::Network;
@@ -28,28 +28,29 @@ const PLACEHOLDER_VIEW: View = View { color: Color::Black, mirrored: false, base
 const EMPTY_ENTRY: Entry =
     Entry { acc: Accumulator::ZERO, computed: [false; 2], views: [PLACEHOLDER_VIEW; 2], dirty: Dirty::NONE };
 
-/// The net and its per-ply accumulators.
+/// The net, its per-ply accumulators, and the refresh cache for king moves to another view.
 pub(crate) struct NetStack {
     net: Arc<Network>,
     entries: Vec<Entry>,
+    cache: RefreshCache,
 }
 
 impl NetStack {
-    /// A stack for lines of up to `max_ply` moves.
     /// The net this stack evaluates with.
     pub(crate) fn net(&self) -> &Arc<Network> {
         &self.net
     }
 
+    /// A stack for lines of up to `max_ply` moves.
     pub(crate) fn new(max_ply: usize, net: Arc<Network>) -> NetStack {
-        NetStack { net, entries: vec![EMPTY_ENTRY; max_ply + 1] }
+        NetStack { cache: RefreshCache::new(&net), net, entries: vec![EMPTY_ENTRY; max_ply + 1] }
     }
 
     /// Starts a line at `pos` (ply 0): both perspectives refreshed.
     pub(crate) fn reset(&mut self, pos: &Position) {
         let e = &mut self.entries[0];
         for c in Color::ALL {
-            e.acc.refresh(&self.net, pos, c);
+            e.acc.refresh_cached(&self.net, &mut self.cache, pos, c);
             e.views[c.index()] = View::of(pos, c);
         }
         e.computed = [true; 2];
@@ -97,7 +98,7 @@ impl NetStack {
             if self.entries[from].dirty.refresh[c] {
                 // A king changed view on the way: only the current position can be refreshed.
                 let e = &mut self.entries[ply];
-                e.acc.refresh(&self.net, pos, color);
+                e.acc.refresh_cached(&self.net, &mut self.cache, pos, color);
                 e.computed[c] = true;
                 return;
             }

@@ -340,7 +340,7 @@ impl Searcher {
         self.handle = Some(
             std::thread::Builder::new()
                 .name("search".into())
-                .stack_size(64 << 20)
+                .stack_size(SEARCH_STACK_BYTES)
                 .spawn(move || {
                     let result = search_root(&pos, &limits, &options, &tt, &workers, &control, on_info);
                     // Under infinite or ponder the GUI expects nothing before stop/ponderhit.
@@ -400,7 +400,7 @@ impl Searcher {
         let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
         let result = std::thread::scope(|s| {
             std::thread::Builder::new()
-                .stack_size(64 << 20)
+                .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(s, || {
                     let on_info: InfoSink = Box::new(move |info| *sink.lock() = Some(info));
                     search_root(pos, &limits, options, tt, workers, &control, on_info)
@@ -424,7 +424,7 @@ impl Searcher {
         let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
         std::thread::scope(|s| {
             std::thread::Builder::new()
-                .stack_size(64 << 20)
+                .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(s, || {
                     search_root(pos, &limits, options, tt, workers, &control, Box::new(|_| {}));
                 })

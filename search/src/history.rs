@@ -45,13 +45,17 @@ pub struct Histories {
     pub counter: Box<[[Move; SQUARE_COUNT]; PIECE_NB]>,
 }
 
-fn zeroed<T>() -> Box<T> {
-    // Boxes of nested integer/Move arrays are built directly on the heap (too large for the
-    // stack); all-zero is their valid empty state.
+/// A heap-allocated all-zero `T`: the tables are too large to build on the stack and move.
+///
+/// # Safety
+/// The all-zero bit pattern must be a valid `T` (arrays of integers, `bool` or `Move`, a
+/// `u32` newtype), and `T` must not be zero-sized.
+unsafe fn zeroed<T>() -> Box<T> {
     let layout = std::alloc::Layout::new::<T>();
-    // SAFETY: T is only instantiated with arrays of i16 or Move (a u32 newtype), for which
-    // the all-zero bit pattern is a valid value; the layout is non-zero sized; a null pointer
-    // is handled.
+    debug_assert!(layout.size() > 0);
+    // SAFETY: the caller guarantees that zero bytes are a valid `T` and that `T` has a
+    // non-zero size (required by `alloc_zeroed`); a null pointer is handled; the pointer
+    // comes from the global allocator with `T`'s layout, as `Box::from_raw` needs.
     unsafe {
         let p = std::alloc::alloc_zeroed(layout) as *mut T;
         if p.is_null() {
@@ -63,14 +67,16 @@ fn zeroed<T>() -> Box<T> {
 
 impl Default for Histories {
     fn default() -> Self {
+        // SAFETY (every `zeroed` here): the tables are arrays of i16, bool or Move (a u32
+        // newtype), for which all-zero is a valid value (empty history, no refutation).
         Histories {
-            main: zeroed(),
-            capture: zeroed(),
+            main: unsafe { zeroed() },
+            capture: unsafe { zeroed() },
             // SAFETY: the tables are i16 arrays, for which all-zero is a valid value.
             continuation: unsafe { ZeroedArray::new(PIECE_NB) },
             touched: Vec::new(),
-            is_touched: zeroed(),
-            counter: zeroed(),
+            is_touched: unsafe { zeroed() },
+            counter: unsafe { zeroed() },
         }
     }
 }
@@ -124,6 +130,15 @@ pub fn stat_bonus(tune: &crate::tune::Tune, depth: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fresh_tables_are_empty() {
+        let h = Histories::default();
+        assert!(h.main.iter().flatten().flatten().all(|&v| v == 0));
+        assert!(h.capture.iter().flatten().flatten().all(|&v| v == 0));
+        assert!(h.counter.iter().flatten().all(|&m| m == Move::NONE));
+        assert!(h.is_touched.iter().flatten().all(|&t| !t));
+    }
 
     #[test]
     fn gravity_keeps_values_bounded() {

@@ -180,7 +180,7 @@ pub fn run(workers: &mut [Worker], pos: &Position, root_moves: &[Move], shared: 
     std::thread::scope(|s| {
         for w in helpers.iter_mut() {
             std::thread::Builder::new()
-                .stack_size(64 << 20)
+                .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(s, move || {
                     // Cloned by the helper itself, so its position and state stack live in its
                     // own memory, not next to the main thread's.

@@ -4,6 +4,10 @@ pub use eval::Value;
 
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 246;
+
+/// Stack of every search thread: the recursion keeps a frame per ply (move lists on the
+/// stack), MAX_PLY deep, plus the df-pn solver's recursion.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// The deepest iteration a search starts (room is left below `MAX_PLY` for extensions and
 /// quiescence).
 pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 10;

@@ -284,17 +284,15 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
     s
 }
 
-/// A result the front end decides without searching: no legal move, or a declaration win.
+/// A result the front end decides without searching: no legal move, a declaration win
+/// (`BestMove::Win`), or under the try rule the try (the king's move).
 pub fn trivial_result(pos: &Position, rule: engine::EnteringKingRule) -> Option<SearchResult> {
     let mut legal = MoveList::new();
     engine::generate_legal(pos, &mut legal);
     if legal.is_empty() {
         return Some(SearchResult { best: BestMove::Resign, ponder: None });
     }
-    if pos.declaration_win(rule) {
-        return Some(SearchResult { best: BestMove::Win, ponder: None });
-    }
-    None
+    search::declaration_result(pos, rule)
 }
 
 /// The checkmate line for a mate result, checked: every move legal, attacker moves check, the

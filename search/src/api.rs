@@ -58,8 +58,11 @@ pub struct Options {
     pub max_moves_to_draw: u32,
     /// Declaration rule (`EnteringKingRule`).
     pub entering_king_rule: EnteringKingRule,
-    /// Score of a draw for the side to move at the root, in centipawns (`DrawValue`).
-    pub draw_value: i32,
+    /// Score of a draw (repetition, move limit) for the engine when it plays Black, that is
+    /// when Black is to move at the root, in centipawns (`DrawValueBlack`).
+    pub draw_value_black: i32,
+    /// The same when the engine plays White (`DrawValueWhite`).
+    pub draw_value_white: i32,
     /// Resign when the best score is below minus this value (`ResignValue`).
     pub resign_value: i32,
     /// Default depth limit when `go` gives none; 0 = none (`DepthLimit`).
@@ -75,6 +78,16 @@ pub struct Options {
     pub eval: eval::EvalKind,
 }
 
+impl Options {
+    /// The draw score for the engine when `root` (the side to move at the root) is its side.
+    pub fn draw_value(&self, root: engine::Color) -> i32 {
+        match root {
+            engine::Color::Black => self.draw_value_black,
+            engine::Color::White => self.draw_value_white,
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -87,7 +100,8 @@ impl Default for Options {
             slow_mover: 100,
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
-            draw_value: -2,
+            draw_value_black: -2,
+            draw_value_white: -2,
             resign_value: 99999,
             depth_limit: 0,
             nodes_limit: 0,
@@ -439,6 +453,20 @@ pub fn mappable_mb(mb: usize) -> usize {
     probe.len() >> 20
 }
 
+/// The result when the side to move wins by rule at once: under a point rule `BestMove::Win`
+/// (`bestmove win`), under the try rule the try itself, the king's move (YaneuraOu answers
+/// both so).
+pub fn declaration_result(pos: &Position, rule: EnteringKingRule) -> Option<SearchResult> {
+    if !pos.declaration_win(rule) {
+        return None;
+    }
+    let best = match rule {
+        EnteringKingRule::Try => BestMove::Move(pos.try_move()?),
+        _ => BestMove::Win,
+    };
+    Some(SearchResult { best, ponder: None })
+}
+
 /// The whole search of one `go`: root checks (no legal move, declaration), the threads, the
 /// resign decision and the ponder move.
 fn search_root(
@@ -455,8 +483,8 @@ fn search_root(
     if legal.is_empty() {
         return SearchResult { best: BestMove::Resign, ponder: None };
     }
-    if pos.declaration_win(options.entering_king_rule) {
-        return SearchResult { best: BestMove::Win, ponder: None };
+    if let Some(result) = declaration_result(pos, options.entering_king_rule) {
+        return result;
     }
     let root_moves: Vec<Move> = if limits.searchmoves.is_empty() {
         legal.iter().copied().collect()

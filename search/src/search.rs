@@ -318,7 +318,7 @@ impl Worker {
     }
 
     fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {
-        let v = shared.options.draw_value;
+        let v = shared.options.draw_value(self.root_color);
         if pos.side_to_move() == self.root_color {
             v
         } else {

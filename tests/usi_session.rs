@@ -43,6 +43,8 @@ fn usi_answers_at_once_and_declares_every_option() {
         "EnteringKingRule",
         "DrawValueBlack",
         "DrawValueWhite",
+        "RoundUpToFullSecond",
+        "Stochastic_Ponder",
         "ResignValue",
         "DepthLimit",
         "NodesLimit",

@@ -52,6 +52,17 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Check(false),
         help: "The GUI may send `go ponder`; only affects time planning.",
     },
+    Spec {
+        name: "Stochastic_Ponder",
+        aliases: &[],
+        kind: Kind::Check(false),
+        help: "YaneuraOu's stochastic pondering: `go ponder` searches the position before the last move of \
+               `position` (before the opponent's expected reply, so the search covers every reply); \
+               `ponderhit` stops that search without a `bestmove` and searches the position sent afresh, \
+               with the clock of the `ponderhit` when it has one, else of the `go ponder`. The time plan \
+               then gives pondering no bonus. After `stop` (a ponder miss) the `bestmove` is the one found \
+               for the position searched, a move of the opponent's, which the GUI discards.",
+    },
     Spec { name: "Threads", aliases: &[], kind: Kind::Spin { default: 1, min: 1, max: 256 }, help: "Search threads." },
     Spec {
         name: "MultiPV",
@@ -82,6 +93,14 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Spin { default: 100, min: 1, max: 1000 },
         help: "Percentage applied to the planned time per move.",
+    },
+    Spec {
+        name: "RoundUpToFullSecond",
+        aliases: &[],
+        kind: Kind::Check(true),
+        help: "When the clock counts whole seconds (byoyomi or increments), think to the end of the current \
+               second less `NetworkDelay` rather than stopping mid-second, and at least 1000 ms. False: no \
+               rounding, and the only floor is `MinimumThinkingTime` less `NetworkDelay`.",
     },
     Spec {
         name: "MaxMovesToDraw",
@@ -395,6 +414,8 @@ impl Settings {
             "DrawValueBlack" => o.draw_value_black = int as i32,
             "DrawValueWhite" => o.draw_value_white = int as i32,
             "DrawValue" => (o.draw_value_black, o.draw_value_white) = (int as i32, int as i32),
+            "RoundUpToFullSecond" => o.round_up_to_full_second = flag,
+            "Stochastic_Ponder" => o.stochastic_ponder = flag,
             "ResignValue" => o.resign_value = int as i32,
             "DepthLimit" => o.depth_limit = int as i32,
             "NodesLimit" => o.nodes_limit = int as u64,
@@ -495,6 +516,7 @@ mod tests {
         assert_eq!(o.max_moves_to_draw, 0);
         assert_eq!(o.entering_king_rule, EnteringKingRule::Csa27);
         assert_eq!((o.draw_value_black, o.draw_value_white), (-2, -2));
+        assert!(o.round_up_to_full_second && !o.stochastic_ponder);
         assert_eq!(o.resign_value, 99999);
         assert_eq!(o.mate_hash_mb, 64);
         assert!(!o.usi_ponder && s.usi_log.is_empty());
@@ -582,6 +604,19 @@ mod tests {
     }
 
     #[test]
+    fn clock_options() {
+        let mut s = Settings::default();
+        for (name, value) in [("RoundUpToFullSecond", "false"), ("Stochastic_Ponder", "true")] {
+            let p = parse(name, Some(value)).unwrap();
+            s.apply(p.name, &p.value);
+        }
+        let o = &s.search;
+        assert!(!o.round_up_to_full_second && o.stochastic_ponder);
+        assert!(parse("RoundUpToFullSecond", Some("yes")).is_err());
+        assert!(parse("stochastic_ponder", Some("maybe")).unwrap_err().contains("Stochastic_Ponder"));
+    }
+
+    #[test]
     fn declarations_are_usi() {
         let d = declarations();
         assert_eq!(d.len(), OPTIONS.len());
@@ -593,6 +628,7 @@ mod tests {
               var CSARule24H var CSARule27 var CSARule27H var TryRule"
                 .into()
         ));
+        assert!(d.contains(&"option name Stochastic_Ponder type check default false".into()));
         assert!(d.iter().all(|l| l.is_ascii()));
     }
 }

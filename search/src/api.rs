@@ -76,6 +76,13 @@ pub struct Options {
     /// Which evaluation the search uses (`EvalKind`); `Net` needs a net (`Searcher::set_net`)
     /// and falls back to the classical evaluation without one.
     pub eval: eval::EvalKind,
+    /// Stop at the end of the clock's current second, less `network_delay`, when the clock
+    /// counts whole seconds (byoyomi or increments), and never think less than 1000 ms
+    /// (`RoundUpToFullSecond`).
+    pub round_up_to_full_second: bool,
+    /// Pondering searches the position before the opponent's expected move
+    /// (`Stochastic_Ponder`): the time plan gives no ponder bonus.
+    pub stochastic_ponder: bool,
 }
 
 impl Options {
@@ -108,6 +115,8 @@ impl Default for Options {
             usi_ponder: false,
             mate_hash_mb: 64,
             eval: eval::EvalKind::Classical,
+            round_up_to_full_second: true,
+            stochastic_ponder: false,
         }
     }
 }

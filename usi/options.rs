@@ -71,6 +71,30 @@ pub const OPTIONS: &[Spec] = &[
         help: "Number of best lines reported (analysis); `USI_MultiPV` is accepted as an alias.",
     },
     Spec {
+        name: "PvInterval",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: 0, max: 100_000_000 },
+        help: "Least time in ms between two PV `info` lines during a search, counted from `go`; 0 = one per \
+               iteration. The last PV before `bestmove` is always printed. Not applied under `go infinite` \
+               or `ConsiderationMode`. YaneuraOu's default is 300; Kaname's 0 keeps its line per iteration.",
+    },
+    Spec {
+        name: "ConsiderationMode",
+        aliases: &[],
+        kind: Kind::Check(false),
+        help: "Analysis mode (YaneuraOu's): every PV is continued with the hash table's moves to its end \
+               (or to a repetition), `PvInterval` is not applied, and with `OutputFailLHPV` the PVs of \
+               aspiration fail-highs and fail-lows are printed at once (otherwise only after 3 s of search).",
+    },
+    Spec {
+        name: "OutputFailLHPV",
+        aliases: &[],
+        kind: Kind::Check(true),
+        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`). False: no \
+               `info` line carries a bound; a search stopped in a re-search shows the previous iteration's \
+               score for that line.",
+    },
+    Spec {
         name: "NetworkDelay",
         aliases: &[],
         kind: Kind::Spin { default: 40, min: 0, max: 10000 },
@@ -414,6 +438,9 @@ impl Settings {
             "DrawValueBlack" => o.draw_value_black = int as i32,
             "DrawValueWhite" => o.draw_value_white = int as i32,
             "DrawValue" => (o.draw_value_black, o.draw_value_white) = (int as i32, int as i32),
+            "PvInterval" => o.pv_interval = int as u64,
+            "ConsiderationMode" => o.consideration_mode = flag,
+            "OutputFailLHPV" => o.output_fail_lh_pv = flag,
             "RoundUpToFullSecond" => o.round_up_to_full_second = flag,
             "Stochastic_Ponder" => o.stochastic_ponder = flag,
             "ResignValue" => o.resign_value = int as i32,
@@ -516,7 +543,9 @@ mod tests {
         assert_eq!(o.max_moves_to_draw, 0);
         assert_eq!(o.entering_king_rule, EnteringKingRule::Csa27);
         assert_eq!((o.draw_value_black, o.draw_value_white), (-2, -2));
-        assert!(o.round_up_to_full_second && !o.stochastic_ponder);
+        // YaneuraOu's defaults, except PvInterval (300 there): Kaname prints every iteration.
+        assert_eq!(o.pv_interval, 0);
+        assert!(!o.consideration_mode && o.output_fail_lh_pv && o.round_up_to_full_second && !o.stochastic_ponder);
         assert_eq!(o.resign_value, 99999);
         assert_eq!(o.mate_hash_mb, 64);
         assert!(!o.usi_ponder && s.usi_log.is_empty());
@@ -604,15 +633,23 @@ mod tests {
     }
 
     #[test]
-    fn clock_options() {
+    fn report_and_clock_options() {
         let mut s = Settings::default();
-        for (name, value) in [("RoundUpToFullSecond", "false"), ("Stochastic_Ponder", "true")] {
+        for (name, value) in [
+            ("PvInterval", "300"),
+            ("ConsiderationMode", "true"),
+            ("OutputFailLHPV", "false"),
+            ("RoundUpToFullSecond", "false"),
+            ("Stochastic_Ponder", "true"),
+        ] {
             let p = parse(name, Some(value)).unwrap();
             s.apply(p.name, &p.value);
         }
         let o = &s.search;
-        assert!(!o.round_up_to_full_second && o.stochastic_ponder);
-        assert!(parse("RoundUpToFullSecond", Some("yes")).is_err());
+        assert_eq!(o.pv_interval, 300);
+        assert!(o.consideration_mode && !o.output_fail_lh_pv && !o.round_up_to_full_second && o.stochastic_ponder);
+        assert!(parse("PvInterval", Some("-1")).unwrap().warning.is_some());
+        assert!(parse("OutputFailLHPV", Some("yes")).is_err());
         assert!(parse("stochastic_ponder", Some("maybe")).unwrap_err().contains("Stochastic_Ponder"));
     }
 
@@ -628,6 +665,7 @@ mod tests {
               var CSARule24H var CSARule27 var CSARule27H var TryRule"
                 .into()
         ));
+        assert!(d.contains(&"option name PvInterval type spin default 0 min 0 max 100000000".into()));
         assert!(d.contains(&"option name Stochastic_Ponder type check default false".into()));
         assert!(d.iter().all(|l| l.is_ascii()));
     }

@@ -9,7 +9,7 @@ use crate::tt::TranspositionTable;
 use crate::types::*;
 use engine::{generate_legal, EnteringKingRule, Move, MoveList, Position, Repetition};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -76,6 +76,16 @@ pub struct Options {
     /// Which evaluation the search uses (`EvalKind`); `Net` needs a net (`Searcher::set_net`)
     /// and falls back to the classical evaluation without one.
     pub eval: eval::EvalKind,
+    /// Least milliseconds between two PV reports during a search (`PvInterval`); 0 = every
+    /// iteration. The last PV before the result is always reported. Not applied under
+    /// `infinite` or `consideration_mode`.
+    pub pv_interval: u64,
+    /// Analysis mode (`ConsiderationMode`): PVs continue from the hash table to their end, every
+    /// PV is reported (no `pv_interval`), aspiration fail-highs and fail-lows at once too.
+    pub consideration_mode: bool,
+    /// Report the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`)
+    /// (`OutputFailLHPV`); without it no report carries a bound.
+    pub output_fail_lh_pv: bool,
     /// Stop at the end of the clock's current second, less `network_delay`, when the clock
     /// counts whole seconds (byoyomi or increments), and never think less than 1000 ms
     /// (`RoundUpToFullSecond`).
@@ -115,6 +125,9 @@ impl Default for Options {
             usi_ponder: false,
             mate_hash_mb: 64,
             eval: eval::EvalKind::Classical,
+            pv_interval: 0,
+            consideration_mode: false,
+            output_fail_lh_pv: true,
             round_up_to_full_second: true,
             stochastic_ponder: false,
         }
@@ -529,11 +542,16 @@ fn search_root(
         stop_at: AtomicU64::new(u64::MAX),
         info: Mutex::new(Some(on_info)),
         root_move_count: root_moves.len(),
+        root: pos,
+        last_pv: Mutex::new(*control.start.lock()),
+        pv_held: AtomicI32::new(0),
     };
     let best = thread::run(&mut workers, pos, &root_moves, &shared);
     let w = &workers[best];
     if w.id != 0 && w.completed_depth > 0 {
         shared.report(w, w.completed_depth, 1);
+    } else {
+        shared.report_held(&workers[0], options.multipv.clamp(1, root_moves.len()));
     }
     let rm = &w.root_moves[0];
     if rm.score > -VALUE_INFINITE && rm.score <= -options.resign_value && options.resign_value < 99999 {

@@ -217,8 +217,13 @@ impl Worker {
                 self.sel_depth = 0;
                 self.aspiration(pos, shared, depth);
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.id == 0 && (!shared.stopped() || pv_idx + 1 == multipv) {
-                    shared.report(self, depth, multipv);
+                if self.id == 0 {
+                    if !shared.stopped() {
+                        shared.report_iteration(self, depth, multipv);
+                    } else if pv_idx + 1 == multipv {
+                        // The last report of the search: never held back.
+                        shared.report(self, depth, multipv);
+                    }
                 }
             }
             if !shared.stopped() {
@@ -262,8 +267,8 @@ impl Worker {
                 self.root_moves[self.pv_idx].bound = Bound::Exact;
                 return;
             }
-            if self.id == 0 && shared.elapsed() > 3000 {
-                shared.report(self, depth, self.pv_idx + 1);
+            if self.id == 0 {
+                shared.report_fail(self, depth);
             }
             delta += delta / 2 + 5;
         }

@@ -189,7 +189,8 @@ fn graph_path(v: &str) -> Result<PathBuf, String> {
 fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Searched {
     let decided = |score| Searched { best: None, score, depth: 0, seldepth: 0, nodes: 0, pv: vec![], lines: vec![] };
     match crate::session::trivial_result(pos, searcher.options().entering_king_rule).map(|r| r.best) {
-        Some(BestMove::Win) => return decided(Score::Mate(1)),
+        // A declaration, or under the try rule the try: the side to move wins at once.
+        Some(BestMove::Win | BestMove::Move(_)) => return decided(Score::Mate(1)),
         Some(_) => return decided(Score::Mate(0)),
         None => {}
     }

@@ -33,7 +33,8 @@ pub struct Spec {
     pub help: &'static str,
 }
 
-const ENTERING_KING_VARS: &[&str] = &["NoEnteringKing", "CSARule24", "CSARule27"];
+const ENTERING_KING_VARS: &[&str] =
+    &["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
 const EVAL_KIND_VARS: &[&str] = &["net", "classical"];
 
 /// Every option, in the order `usi` declares them.
@@ -52,12 +53,47 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Check(false),
         help: "The GUI may send `go ponder`; only affects time planning.",
     },
+    Spec {
+        name: "Stochastic_Ponder",
+        aliases: &[],
+        kind: Kind::Check(false),
+        help: "YaneuraOu's stochastic pondering: `go ponder` searches the position before the last move of \
+               `position` (before the opponent's expected reply, so the search covers every reply); \
+               `ponderhit` stops that search without a `bestmove` and searches the position sent afresh, \
+               with the clock of the `ponderhit` when it has one, else of the `go ponder`. The time plan \
+               then gives pondering no bonus. After `stop` (a ponder miss) the `bestmove` is the one found \
+               for the position searched, a move of the opponent's, which the GUI discards.",
+    },
     Spec { name: "Threads", aliases: &[], kind: Kind::Spin { default: 1, min: 1, max: 256 }, help: "Search threads." },
     Spec {
         name: "MultiPV",
         aliases: &["USI_MultiPV"],
         kind: Kind::Spin { default: 1, min: 1, max: 600 },
         help: "Number of best lines reported (analysis); `USI_MultiPV` is accepted as an alias.",
+    },
+    Spec {
+        name: "PvInterval",
+        aliases: &[],
+        kind: Kind::Spin { default: 0, min: 0, max: 100_000_000 },
+        help: "Least time in ms between two PV `info` lines during a search, counted from `go`; 0 = one per \
+               iteration. The last PV before `bestmove` is always printed. Not applied under `go infinite` \
+               or `ConsiderationMode`. YaneuraOu's default is 300; Kaname's 0 keeps its line per iteration.",
+    },
+    Spec {
+        name: "ConsiderationMode",
+        aliases: &[],
+        kind: Kind::Check(false),
+        help: "Analysis mode (YaneuraOu's): every PV is continued with the hash table's moves to its end \
+               (or to a repetition), `PvInterval` is not applied, and with `OutputFailLHPV` the PVs of \
+               aspiration fail-highs and fail-lows are printed at once (otherwise only after 3 s of search).",
+    },
+    Spec {
+        name: "OutputFailLHPV",
+        aliases: &[],
+        kind: Kind::Check(true),
+        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`). False: no \
+               `info` line carries a bound; a search stopped in a re-search shows the previous iteration's \
+               score for that line.",
     },
     Spec {
         name: "NetworkDelay",
@@ -84,6 +120,14 @@ pub const OPTIONS: &[Spec] = &[
         help: "Percentage applied to the planned time per move.",
     },
     Spec {
+        name: "RoundUpToFullSecond",
+        aliases: &[],
+        kind: Kind::Check(true),
+        help: "When the clock counts whole seconds (byoyomi or increments), think to the end of the current \
+               second less `NetworkDelay` rather than stopping mid-second, and at least 1000 ms. False: no \
+               rounding, and the only floor is `MinimumThinkingTime` less `NetworkDelay`.",
+    },
+    Spec {
         name: "MaxMovesToDraw",
         aliases: &[],
         kind: Kind::Spin { default: 0, min: 0, max: 100000 },
@@ -93,13 +137,26 @@ pub const OPTIONS: &[Spec] = &[
         name: "EnteringKingRule",
         aliases: &[],
         kind: Kind::Combo { default: "CSARule27", vars: ENTERING_KING_VARS },
-        help: "Entering-king declaration rule (`bestmove win`): none, CSA 24-point or 27-point rule.",
+        help: "Entering-king rule: none; the CSA declaration (`bestmove win`) with 24 points (31 win) or 27 \
+               (28 for Black, 27 for White), the king in the enemy camp with ten other pieces, not in \
+               check; the same for handicap games (`...H`: White, taken as the side giving the handicap, \
+               needs as many points fewer as are missing from the full set of pieces); or the try rule \
+               (`TryRule`: a king that can step onto the enemy king's starting square, 5a or 5i, free of \
+               its own pieces and not attacked, wins; `bestmove` is that move).",
     },
     Spec {
-        name: "DrawValue",
+        name: "DrawValueBlack",
         aliases: &[],
         kind: Kind::Spin { default: -2, min: -30000, max: 30000 },
-        help: "Score of a draw (sennichite, MaxMovesToDraw) for the engine, in centipawns.",
+        help: "Score of a draw (sennichite, `MaxMovesToDraw`) in centipawns when the engine plays Black \
+               (Black to move at `go`). `DrawValue`, Kaname's earlier option (no longer declared), still \
+               sets both this and `DrawValueWhite`: the later `setoption` wins.",
+    },
+    Spec {
+        name: "DrawValueWhite",
+        aliases: &[],
+        kind: Kind::Spin { default: -2, min: -30000, max: 30000 },
+        help: "Score of a draw in centipawns when the engine plays White.",
     },
     Spec {
         name: "ResignValue",
@@ -231,6 +288,14 @@ pub const OPTIONS: &[Spec] = &[
     },
 ];
 
+/// Options `setoption` accepts that `usi` does not declare: earlier names kept working.
+pub const UNDECLARED: &[Spec] = &[Spec {
+    name: "DrawValue",
+    aliases: &[],
+    kind: Kind::Spin { default: -2, min: -30000, max: 30000 },
+    help: "Sets `DrawValueBlack` and `DrawValueWhite` both.",
+}];
+
 /// The current value of every option.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -301,7 +366,10 @@ pub struct Parsed {
 
 /// Finds an option by name or alias, case-insensitively.
 pub fn find(name: &str) -> Option<&'static Spec> {
-    OPTIONS.iter().find(|s| s.name.eq_ignore_ascii_case(name) || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
+    OPTIONS
+        .iter()
+        .chain(UNDECLARED)
+        .find(|s| s.name.eq_ignore_ascii_case(name) || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
 }
 
 /// Parses `setoption`'s name and value (the value is `None` when the command has no `value`).
@@ -398,14 +466,15 @@ impl Settings {
             "MinimumThinkingTime" => o.minimum_thinking_time = int as u64,
             "SlowMover" => o.slow_mover = int as u64,
             "MaxMovesToDraw" => o.max_moves_to_draw = int as u32,
-            "EnteringKingRule" => {
-                o.entering_king_rule = match text {
-                    "NoEnteringKing" => EnteringKingRule::None,
-                    "CSARule24" => EnteringKingRule::Csa24,
-                    _ => EnteringKingRule::Csa27,
-                }
-            }
-            "DrawValue" => o.draw_value = int as i32,
+            "EnteringKingRule" => o.entering_king_rule = EnteringKingRule::from_name(text).unwrap_or_default(),
+            "DrawValueBlack" => o.draw_value_black = int as i32,
+            "DrawValueWhite" => o.draw_value_white = int as i32,
+            "DrawValue" => (o.draw_value_black, o.draw_value_white) = (int as i32, int as i32),
+            "PvInterval" => o.pv_interval = int as u64,
+            "ConsiderationMode" => o.consideration_mode = flag,
+            "OutputFailLHPV" => o.output_fail_lh_pv = flag,
+            "RoundUpToFullSecond" => o.round_up_to_full_second = flag,
+            "Stochastic_Ponder" => o.stochastic_ponder = flag,
             "ResignValue" => o.resign_value = int as i32,
             "DepthLimit" => o.depth_limit = int as i32,
             "NodesLimit" => o.nodes_limit = int as u64,
@@ -517,7 +586,10 @@ mod tests {
         assert_eq!(o.slow_mover, 100);
         assert_eq!(o.max_moves_to_draw, 0);
         assert_eq!(o.entering_king_rule, EnteringKingRule::Csa27);
-        assert_eq!(o.draw_value, -2);
+        assert_eq!((o.draw_value_black, o.draw_value_white), (-2, -2));
+        // YaneuraOu's defaults, except PvInterval (300 there): Kaname prints every iteration.
+        assert_eq!(o.pv_interval, 0);
+        assert!(!o.consideration_mode && o.output_fail_lh_pv && o.round_up_to_full_second && !o.stochastic_ponder);
         assert_eq!(o.resign_value, 99999);
         assert_eq!(o.mate_hash_mb, 64);
         assert!(!o.usi_ponder && s.usi_log.is_empty());
@@ -534,7 +606,7 @@ mod tests {
     fn every_option_is_applied() {
         // Setting a non-default value must change the settings (catches a name missing from
         // `apply`).
-        for spec in OPTIONS {
+        for spec in OPTIONS.iter().chain(UNDECLARED) {
             let v = match spec.kind {
                 Kind::Check(d) => Value::Bool(!d),
                 Kind::Spin { default, min, max } => Value::Int(if default == max { min } else { max.min(default + 1) }),
@@ -584,6 +656,65 @@ mod tests {
     }
 
     #[test]
+    fn entering_king_rules_by_name() {
+        for (rule, name) in EnteringKingRule::NAMES {
+            let p = parse("EnteringKingRule", Some(&name.to_lowercase())).unwrap();
+            assert_eq!(p.value, Value::Text(name.into()));
+            let mut s = Settings::default();
+            s.apply(p.name, &p.value);
+            assert_eq!(s.search.entering_king_rule, rule, "{name}");
+        }
+        assert_eq!(ENTERING_KING_VARS, EnteringKingRule::NAMES.map(|(_, n)| n));
+        assert!(parse("EnteringKingRule", Some("CSARule28")).unwrap_err().contains("TryRule"));
+    }
+
+    #[test]
+    fn draw_values_per_colour_and_the_old_name() {
+        let mut s = Settings::default();
+        let set = |s: &mut Settings, name: &str, v: &str| {
+            let p = parse(name, Some(v)).unwrap();
+            assert!(p.warning.is_none());
+            s.apply(p.name, &p.value);
+        };
+        set(&mut s, "DrawValueBlack", "-50");
+        set(&mut s, "drawvaluewhite", "30");
+        assert_eq!((s.search.draw_value_black, s.search.draw_value_white), (-50, 30));
+        assert_eq!(s.search.draw_value(engine::Color::White), 30);
+        // `DrawValue` sets both; a later per-colour value wins over it, and it over an earlier one.
+        set(&mut s, "DrawValue", "7");
+        assert_eq!((s.search.draw_value_black, s.search.draw_value_white), (7, 7));
+        set(&mut s, "DrawValueWhite", "-9");
+        assert_eq!((s.search.draw_value_black, s.search.draw_value_white), (7, -9));
+        // Not declared (GUIs that send every declared option would otherwise overwrite the
+        // per-colour values with its default).
+        assert!(!declarations(false).iter().any(|l| l.starts_with("option name DrawValue ")));
+        let p = parse("DrawValueBlack", Some("-40000")).unwrap();
+        assert_eq!(p.value, Value::Int(-30000));
+        assert!(p.warning.is_some());
+    }
+
+    #[test]
+    fn report_and_clock_options() {
+        let mut s = Settings::default();
+        for (name, value) in [
+            ("PvInterval", "300"),
+            ("ConsiderationMode", "true"),
+            ("OutputFailLHPV", "false"),
+            ("RoundUpToFullSecond", "false"),
+            ("Stochastic_Ponder", "true"),
+        ] {
+            let p = parse(name, Some(value)).unwrap();
+            s.apply(p.name, &p.value);
+        }
+        let o = &s.search;
+        assert_eq!(o.pv_interval, 300);
+        assert!(o.consideration_mode && !o.output_fail_lh_pv && !o.round_up_to_full_second && o.stochastic_ponder);
+        assert!(parse("PvInterval", Some("-1")).unwrap().warning.is_some());
+        assert!(parse("OutputFailLHPV", Some("yes")).is_err());
+        assert!(parse("stochastic_ponder", Some("maybe")).unwrap_err().contains("Stochastic_Ponder"));
+    }
+
+    #[test]
     fn declarations_are_usi() {
         let d = declarations(false);
         assert_eq!(d.len(), OPTIONS.len());
@@ -594,6 +725,13 @@ mod tests {
         assert!(d.contains(&"option name UsiLog type string default <empty>".into()));
         assert!(d.contains(&"option name ClearHash type button".into()));
         assert!(d.iter().all(|l| l.split(" type ").next().unwrap().matches(' ').count() == 2), "no space in a name");
+        assert!(d.contains(
+            &"option name EnteringKingRule type combo default CSARule27 var NoEnteringKing var CSARule24 \
+              var CSARule24H var CSARule27 var CSARule27H var TryRule"
+                .into()
+        ));
+        assert!(d.contains(&"option name PvInterval type spin default 0 min 0 max 100000000".into()));
+        assert!(d.contains(&"option name Stochastic_Ponder type check default false".into()));
         assert!(d.iter().all(|l| l.is_ascii()));
     }
 }

@@ -107,22 +107,38 @@ const TOO_LONG: &str = "\u{0}line-too-long";
 #[derive(Clone)]
 struct Ticket {
     fired: Arc<AtomicBool>,
+    /// Retired without a line: another job answers the `go` (a stochastic ponder hit).
+    cancelled: Arc<AtomicBool>,
     out: Arc<Output>,
 }
 
 impl Ticket {
     fn new(out: &Arc<Output>) -> Ticket {
-        Ticket { fired: Arc::new(AtomicBool::new(false)), out: out.clone() }
+        Ticket {
+            fired: Arc::new(AtomicBool::new(false)),
+            cancelled: Arc::new(AtomicBool::new(false)),
+            out: out.clone(),
+        }
     }
 
     /// Prints `line` unless this ticket already printed; returns whether it printed.
     fn emit(&self, line: &str) -> bool {
         if self.fired.swap(true, Ordering::SeqCst) {
-            log::warn!("suppressed a second result: {line}");
+            if self.cancelled.load(Ordering::SeqCst) {
+                log::debug!("result of a replaced search dropped: {line}");
+            } else {
+                log::warn!("suppressed a second result: {line}");
+            }
             return false;
         }
         self.out.line(line);
         true
+    }
+
+    /// Retires the ticket without printing anything.
+    fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.fired.store(true, Ordering::SeqCst);
     }
 
     fn fired(&self) -> bool {
@@ -139,6 +155,9 @@ enum Job {
         pos: Box<Position>,
         waiting: bool,
         ponder: bool,
+        /// Under `Stochastic_Ponder`: the `go` arguments (without `ponder`) to search the
+        /// position sent with at `ponderhit`.
+        restart: Option<Vec<String>>,
     },
     /// The mate solver runs on `handle`.
     Mate {
@@ -153,6 +172,8 @@ enum Job {
         line: String,
         ticket: Ticket,
         ponder: bool,
+        /// As for `Search`.
+        restart: Option<Vec<String>>,
     },
 }
 
@@ -286,17 +307,30 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
     s
 }
 
-/// A result the front end decides without searching: no legal move, or a declaration win.
+/// A result the front end decides without searching: no legal move, a declaration win
+/// (`BestMove::Win`), or under the try rule the try (the king's move).
 pub fn trivial_result(pos: &Position, rule: engine::EnteringKingRule) -> Option<SearchResult> {
     let mut legal = MoveList::new();
     engine::generate_legal(pos, &mut legal);
     if legal.is_empty() {
         return Some(SearchResult { best: BestMove::Resign, ponder: None });
     }
-    if pos.declaration_win(rule) {
-        return Some(SearchResult { best: BestMove::Win, ponder: None });
+    search::declaration_result(pos, rule)
+}
+
+/// The position before the last move of `pos` (a null move included), or `None` when `pos`
+/// has no move history.
+pub fn before_last_move(pos: &Position) -> Option<Position> {
+    if pos.history_len() == 0 {
+        return None;
     }
-    None
+    let mut p = pos.clone();
+    match p.last_move() {
+        Move::NULL => p.undo_null_move(),
+        Move::NONE => return None,
+        m => p.undo_move(m),
+    }
+    Some(p)
 }
 
 /// The checkmate line for a mate result, checked: every move legal, attacker moves check, the
@@ -450,14 +484,14 @@ impl Session {
             return;
         }
         self.searcher.wait();
-        if let Job::Search { ticket, pos, waiting, ponder, .. } = std::mem::replace(&mut self.job, Job::Idle) {
+        if let Job::Search { ticket, pos, waiting, ponder, restart, .. } = std::mem::replace(&mut self.job, Job::Idle) {
             if ticket.fired() {
                 return;
             }
             log::error!("the search ended without a result");
             let line = fallback_line(&pos);
             if waiting {
-                self.job = Job::Held { line, ticket, ponder };
+                self.job = Job::Held { line, ticket, ponder, restart };
             } else {
                 ticket.emit(&line);
             }
@@ -710,7 +744,20 @@ impl Session {
             self.start_mate(id, pos, time);
             return;
         }
-        let limits = go.limits;
+        let mut limits = go.limits;
+        // Stochastic_Ponder (YaneuraOu): ponder on the position before the opponent's expected
+        // move, the last of `position`; `ponderhit` searches the position sent afresh.
+        let mut restart = None;
+        let pos = match before_last_move(&pos) {
+            Some(before) if limits.ponder && self.settings.search.stochastic_ponder => {
+                restart =
+                    Some(args.iter().filter(|a| !a.eq_ignore_ascii_case("ponder")).map(|a| a.to_string()).collect());
+                // The moves of `searchmoves` are moves of the position sent.
+                limits.searchmoves.clear();
+                before
+            }
+            _ => pos,
+        };
         let ticket = Ticket::new(&self.out);
         let waiting = limits.infinite || limits.ponder;
         let mut line = trivial_result(&pos, self.settings.search.entering_king_rule).map(|r| bestmove_line(&pos, &r));
@@ -721,13 +768,13 @@ impl Session {
         }
         if let Some(line) = line {
             if waiting {
-                self.job = Job::Held { line, ticket, ponder: limits.ponder };
+                self.job = Job::Held { line, ticket, ponder: limits.ponder, restart };
             } else {
                 ticket.emit(&line);
             }
             return;
         }
-        self.start_search(id, pos, limits, ticket);
+        self.start_search(id, pos, limits, ticket, restart);
     }
 
     /// The book's move for `pos`, announced (`info string book ...` and one `info ... pv` line
@@ -782,7 +829,7 @@ impl Session {
         Some(bestmove_line(pos, &r))
     }
 
-    fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket) {
+    fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket, restart: Option<Vec<String>>) {
         if self.prepared.as_ref() != Some(&self.prepared_key()) {
             self.prepare();
         } else {
@@ -804,7 +851,7 @@ impl Session {
         });
         let waiting = limits.infinite || limits.ponder;
         let ponder = limits.ponder;
-        self.job = Job::Search { id, ticket, pos: Box::new(pos.clone()), waiting, ponder };
+        self.job = Job::Search { id, ticket, pos: Box::new(pos.clone()), waiting, ponder, restart };
         self.searcher.start(pos, limits, on_info, on_done);
     }
 
@@ -857,6 +904,14 @@ impl Session {
     }
 
     fn cmd_ponderhit(&mut self, args: &[&str]) {
+        let stochastic = matches!(
+            &self.job,
+            Job::Search { ponder: true, restart: Some(_), .. } | Job::Held { ponder: true, restart: Some(_), .. }
+        );
+        if stochastic {
+            self.stochastic_ponderhit(args);
+            return;
+        }
         let pos = self.position();
         let (limits, problem) = parse::ponderhit(args, &pos);
         if let Some(p) = problem {
@@ -875,6 +930,33 @@ impl Session {
             }
             _ => log::debug!("ponderhit while not pondering: ignored"),
         }
+    }
+
+    /// `ponderhit` after a `Stochastic_Ponder` `go ponder`: the search of the position before
+    /// the expected move ends without a `bestmove`, and the position sent is searched as a new
+    /// `go` with the `go ponder`'s arguments, or the `ponderhit`'s clock when it gives one
+    /// (YaneuraOu repeats its last `position` and `go` without `ponder`).
+    fn stochastic_ponderhit(&mut self, args: &[&str]) {
+        let go_args = match std::mem::replace(&mut self.job, Job::Idle) {
+            Job::Search { ticket, restart, .. } => {
+                ticket.cancel();
+                self.searcher.stop();
+                self.searcher.wait();
+                restart
+            }
+            Job::Held { ticket, restart, .. } => {
+                ticket.cancel();
+                restart
+            }
+            other => {
+                self.job = other;
+                return;
+            }
+        };
+        let go_args = go_args.unwrap_or_default();
+        let go_args: Vec<&str> =
+            if args.is_empty() { go_args.iter().map(String::as_str).collect() } else { args.to_vec() };
+        self.cmd_go(&go_args);
     }
 
     fn busy_error(&self, what: &str) -> bool {

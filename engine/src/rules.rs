@@ -1,6 +1,6 @@
 //! Game-end judgement: repetition (sennichite), the entering-king declaration (nyugyoku).
 
-use crate::{Bitboard, Color, PieceType, Position};
+use crate::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
 
 /// The repetition state of the current position, from the side to move's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -19,17 +19,53 @@ pub enum Repetition {
     Inferior,
 }
 
-/// Which entering-king declaration rule is in force.
+/// Which entering-king rule is in force (YaneuraOu's `EnteringKingRule` option).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum EnteringKingRule {
     /// Declarations are not allowed.
     None,
     /// CSA 24-point rule: 31 points or more wins (24-30 would be a draw by agreement).
     Csa24,
+    /// The 24-point rule for handicap games: Black needs 31 points, White 31 less the points
+    /// missing from the full set of pieces (the handicap: Kaname, like YaneuraOu and AobaZero,
+    /// takes White for the side giving it).
+    Csa24H,
     /// CSA 27-point rule: 28 points (sente) / 27 points (gote) win.
     #[default]
     Csa27,
+    /// The 27-point rule for handicap games: Black needs 28 points, White 27 less the points
+    /// missing from the full set of pieces.
+    Csa27H,
+    /// The try rule: a king that can move to the enemy king's starting square (5a for Black,
+    /// 5i for White), free of own pieces and not attacked, wins by that move (the "try").
+    Try,
 }
+
+impl EnteringKingRule {
+    /// Every rule with its USI name (YaneuraOu's spelling), in YaneuraOu's order.
+    pub const NAMES: [(EnteringKingRule, &'static str); 6] = [
+        (EnteringKingRule::None, "NoEnteringKing"),
+        (EnteringKingRule::Csa24, "CSARule24"),
+        (EnteringKingRule::Csa24H, "CSARule24H"),
+        (EnteringKingRule::Csa27, "CSARule27"),
+        (EnteringKingRule::Csa27H, "CSARule27H"),
+        (EnteringKingRule::Try, "TryRule"),
+    ];
+
+    /// The USI name (`CSARule27` ...).
+    pub fn name(self) -> &'static str {
+        Self::NAMES.iter().find(|(r, _)| *r == self).map_or("NoEnteringKing", |(_, n)| n)
+    }
+
+    /// The rule of a USI name, case-insensitively.
+    pub fn from_name(name: &str) -> Option<EnteringKingRule> {
+        Self::NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)).map(|(r, _)| *r)
+    }
+}
+
+/// The points of a full set of pieces (both sides, kings 1 each, bishops and rooks 5): what
+/// the handicap rules measure a handicap against.
+pub const FULL_SET_POINTS: i32 = 56;
 
 impl Position {
     /// Judges repetition. Within the last `ply_from_root` plies (the search tree) the first
@@ -86,12 +122,71 @@ impl Position {
         (big.count() * 5 + (ours.count() - big.count()) + hand_big * 5 + hand_small, ours.count())
     }
 
-    /// Whether the side to move may declare an entering-king win now under `rule`: king in the
-    /// enemy camp, not in check, at least ten other pieces there, and enough points.
+    /// The points of every piece on the board and in both hands, kings 1, bishops and rooks
+    /// (promoted or not) 5, others 1: `FULL_SET_POINTS` with a full set of pieces, less in a
+    /// handicap game. (YaneuraOu's `update_entering_point` counts the same.)
+    pub fn material_points(&self) -> i32 {
+        let big = (self.bishops_horses() | self.rooks_dragons()).count();
+        let mut p = self.occupied().count() + 4 * big;
+        for c in [Color::Black, Color::White] {
+            let h = self.hand(c);
+            p += h.total() + 4 * (h.count(PieceType::Bishop) + h.count(PieceType::Rook));
+        }
+        p as i32
+    }
+
+    /// The points `c` needs to declare under a point rule (`None` under `NoEnteringKing` and the
+    /// try rule). The handicap rules lower White's figure by the points missing from the full
+    /// set (so a two-piece handicap, 10 points, asks 17 of White under `Csa27H`).
+    pub fn declaration_points_needed(&self, c: Color, rule: EnteringKingRule) -> Option<i32> {
+        let (black, white) = match rule {
+            EnteringKingRule::None | EnteringKingRule::Try => return None,
+            EnteringKingRule::Csa24 | EnteringKingRule::Csa24H => (31, 31),
+            EnteringKingRule::Csa27 | EnteringKingRule::Csa27H => (28, 27),
+        };
+        let handicap = matches!(rule, EnteringKingRule::Csa24H | EnteringKingRule::Csa27H);
+        Some(match c {
+            Color::Black => black,
+            Color::White if handicap => white - (FULL_SET_POINTS - self.material_points()),
+            Color::White => white,
+        })
+    }
+
+    /// The square a king of `c` tries to reach under the try rule: the enemy king's starting
+    /// square, 5a for Black, 5i for White.
+    pub fn try_square(c: Color) -> Square {
+        match c {
+            Color::Black => Square::from_coords(4, 0),
+            Color::White => Square::from_coords(4, 8),
+        }
+    }
+
+    /// The try of the side to move, if it has one: its king steps onto `try_square`, which holds
+    /// no piece of its own and which no enemy piece attacks once the king has left its square
+    /// (a capture there is a try too). In check or not: a king move out of check that reaches
+    /// the square wins as well (YaneuraOu's `DeclarationWin` under `TryRule`).
+    pub fn try_move(&self) -> Option<Move> {
+        let us = self.side_to_move();
+        let target = Position::try_square(us);
+        let from = self.king_square(us);
+        if !crate::attacks::king_attacks(from).contains(target) || self.pieces_of(us).contains(target) {
+            return None;
+        }
+        let occupied = self.occupied() & !Bitboard::from_square(from);
+        if self.is_attacked(!us, target, occupied) {
+            return None;
+        }
+        Some(Move::normal(from, target, Piece::new(us, PieceType::King)))
+    }
+
+    /// Whether the side to move wins now under `rule`: under a point rule, by declaring (king
+    /// in the enemy camp, not in check, at least ten other pieces there, and enough points);
+    /// under the try rule, by its try (`try_move`).
     #[inline]
     pub fn declaration_win(&self, rule: EnteringKingRule) -> bool {
         // Called at every node: the usual answer (king outside the enemy camp) comes first,
-        // inlined; the counting stays out of line.
+        // inlined; the counting stays out of line. (A king next to the try square stands in
+        // the camp too.)
         let us = self.side_to_move();
         if rule == EnteringKingRule::None || !Bitboard::zone(us).contains(self.king_square(us)) {
             return false;
@@ -101,22 +196,15 @@ impl Position {
 
     /// `declaration_win` once the king is known to stand in the enemy camp.
     fn declaration_win_slow(&self, rule: EnteringKingRule) -> bool {
+        if rule == EnteringKingRule::Try {
+            return self.try_move().is_some();
+        }
         let us = self.side_to_move();
-        let needed = match rule {
-            EnteringKingRule::None => return false,
-            EnteringKingRule::Csa24 => 31,
-            EnteringKingRule::Csa27 => {
-                if us == Color::Black {
-                    28
-                } else {
-                    27
-                }
-            }
-        };
+        let Some(needed) = self.declaration_points_needed(us, rule) else { return false };
         if !self.king_square(us).in_zone(us) || self.in_check() {
             return false;
         }
         let (points, in_camp) = self.entering_points(us);
-        in_camp >= 10 && points >= needed
+        in_camp >= 10 && points as i32 >= needed
     }
 }

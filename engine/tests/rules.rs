@@ -843,6 +843,225 @@ fn declaration_rule_none_never() {
     assert_eq!(p.entering_points(Color::Black), (28, 10));
 }
 
+// ---------------------------------------------------------------------------------------------
+// The handicap variants (YaneuraOu's `CSARule24H`, `CSARule27H`): the same conditions, but
+// White's figure is lowered by the points missing from the full set of pieces (56 points, kings
+// 1 each); Black's never changes.
+
+/// A two-piece handicap (White has no rook or bishop: 46 points on the board and in hand).
+/// White's king on 5h, in the camp 2 golds, 2 silvers and 6 pawns (10 points), in hand
+/// 2 lances, 2 knights and 3 pawns (7): 17 points, what `Csa27H` asks of White here.
+const HANDICAP2: &str = "9/9/9/1R5B1/PPPPPPPPP/LNSGKGSNL/2p3p2/pp2k2pp/1sg3gs1 w 2n2l3p 1";
+
+#[test]
+fn material_points_count_every_piece() {
+    assert_eq!(Position::startpos().material_points(), 56);
+    assert_eq!(pos(HANDICAP2).material_points(), 46);
+    // A capture moves a piece to a hand and a promotion keeps its weight: the total stays.
+    let mut p = Position::startpos();
+    play(&mut p, &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
+    assert_eq!(p.material_points(), 56);
+    // Bare kings.
+    assert_eq!(pos("4k4/9/9/9/9/9/9/9/4K4 b - 1").material_points(), 2);
+}
+
+#[test]
+fn handicap_rules_lower_whites_figure() {
+    let p = pos(HANDICAP2);
+    assert_eq!(p.entering_points(Color::White), (17, 10));
+    assert_eq!(p.declaration_points_needed(Color::White, EnteringKingRule::Csa27), Some(27));
+    assert_eq!(p.declaration_points_needed(Color::White, EnteringKingRule::Csa27H), Some(17));
+    assert_eq!(p.declaration_points_needed(Color::White, EnteringKingRule::Csa24), Some(31));
+    assert_eq!(p.declaration_points_needed(Color::White, EnteringKingRule::Csa24H), Some(21));
+    assert_eq!(p.declaration_points_needed(Color::Black, EnteringKingRule::Csa27H), Some(28));
+    assert_eq!(p.declaration_points_needed(Color::Black, EnteringKingRule::Csa24H), Some(31));
+    assert_eq!(p.declaration_points_needed(Color::White, EnteringKingRule::Try), None);
+    assert_eq!(p.declaration_points_needed(Color::White, EnteringKingRule::None), None);
+    assert!(p.declaration_win(EnteringKingRule::Csa27H));
+    assert!(!p.declaration_win(EnteringKingRule::Csa27));
+    assert!(!p.declaration_win(EnteringKingRule::Csa24H));
+    assert!(!p.declaration_win(EnteringKingRule::Csa24));
+    // White's king on 5h also stands next to an empty, unguarded 5i: a try.
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5h5i"));
+    assert!(p.declaration_win(EnteringKingRule::Try));
+}
+
+#[test]
+fn handicap_rules_one_point_short() {
+    // One of White's pawns in Black's hand instead: the total is still 46 (17 needed), White
+    // has 16.
+    let p = pos("9/9/9/1R5B1/PPPPPPPPP/LNSGKGSNL/2p3p2/pp2k2pp/1sg3gs1 w P2n2l2p 1");
+    assert_eq!(p.material_points(), 46);
+    assert_eq!(p.entering_points(Color::White).0, 16);
+    assert!(!p.declaration_win(EnteringKingRule::Csa27H));
+    // A pawn taken off the board altogether lowers the total with White's points: a bigger
+    // handicap asks one point less, and 16 points are enough again.
+    let p = pos("9/9/9/1R5B1/PPPPPPPPP/LNSGKGSNL/2p3p2/pp2k2pp/1sg3gs1 w 2n2l2p 1");
+    assert_eq!(p.material_points(), 45);
+    assert_eq!(p.declaration_points_needed(Color::White, EnteringKingRule::Csa27H), Some(16));
+    assert!(p.declaration_win(EnteringKingRule::Csa27H));
+}
+
+#[test]
+fn handicap_rules_with_a_full_set_are_the_plain_rules() {
+    // White also holds the rook and bishop in hand: 56 points in all, 27 for White.
+    let p = pos("9/9/9/1R5B1/PPPPPPPPP/LNSGKGSNL/2p3p2/pp2k2pp/1sg3gs1 w rb2n2l3p 1");
+    assert_eq!(p.material_points(), 56);
+    assert_eq!(p.entering_points(Color::White).0, 27);
+    for rule in [EnteringKingRule::Csa27, EnteringKingRule::Csa27H] {
+        assert_eq!(p.declaration_points_needed(Color::White, rule), Some(27));
+        assert!(p.declaration_win(rule), "{rule:?}");
+    }
+    for rule in [EnteringKingRule::Csa24, EnteringKingRule::Csa24H] {
+        assert_eq!(p.declaration_points_needed(Color::White, rule), Some(31));
+        assert!(!p.declaration_win(rule), "{rule:?}");
+    }
+    assert_eq!(Position::startpos().declaration_points_needed(Color::White, EnteringKingRule::Csa24H), Some(31));
+}
+
+#[test]
+fn handicap_rules_keep_blacks_figure_and_the_other_conditions() {
+    // Black's 28 points under `CSA27H` whatever the material (here far from a full set).
+    let p = pos(&format!("{CAMP} b 2P 1"));
+    assert!(p.material_points() < 56);
+    assert!(p.declaration_win(EnteringKingRule::Csa27H));
+    let p = pos(&format!("{CAMP} b P 1"));
+    assert!(!p.declaration_win(EnteringKingRule::Csa27H));
+    // In check (a black gold on 6i instead of 6f), nine pieces in the camp (a silver in hand
+    // instead of on 2i), or the king outside the camp (on 5c): no declaration, handicap or not.
+    for sfen in [
+        "9/9/9/1R5B1/PPPPPPPPP/LNS1KGSNL/2p3p2/pp2k2pp/1sgG2gs1 w 2n2l3p 1",
+        "9/9/9/1R5B1/PPPPPPPPP/LNSGKGSNL/2p3p2/pp2k2pp/2g3gs1 w s2n2l3p 1",
+        "9/9/4k4/1R5B1/PPPPPPPPP/LNSGKGSNL/2p3p2/pp5pp/1sg3gs1 w 2n2l3p 1",
+    ] {
+        let p = pos(sfen);
+        assert!(!p.declaration_win(EnteringKingRule::Csa27H), "{sfen}");
+        assert!(!p.declaration_win(EnteringKingRule::Csa24H), "{sfen}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The try rule (YaneuraOu's `TryRule`): the king that can step onto the enemy king's starting
+// square (5a for Black, 5i for White), holding no own piece and not attacked once the king has
+// left its square, wins by that move.
+
+#[test]
+fn try_from_every_neighbour_of_the_square() {
+    for (sfen, m) in [
+        ("9/4K4/9/9/9/9/9/9/k8 b - 1", "5b5a"),
+        ("9/5K3/9/9/9/9/9/9/k8 b - 1", "4b5a"),
+        ("9/3K5/9/9/9/9/9/9/k8 b - 1", "6b5a"),
+        ("5K3/9/9/9/9/9/9/9/k8 b - 1", "4a5a"),
+        ("3K5/9/9/9/9/9/9/9/k8 b - 1", "6a5a"),
+    ] {
+        let p = pos(sfen);
+        let t = p.try_move().unwrap_or_else(|| panic!("{sfen}: no try"));
+        assert_eq!(t.to_string(), m, "{sfen}");
+        assert!(legal(&p).contains(m), "{sfen}: the try is a legal move");
+        assert!(p.declaration_win(EnteringKingRule::Try), "{sfen}");
+        // The point rules know nothing of it (one king alone has no points).
+        assert!(!p.declaration_win(EnteringKingRule::Csa27), "{sfen}");
+        assert!(!p.declaration_win(EnteringKingRule::None), "{sfen}");
+    }
+}
+
+#[test]
+fn try_for_white_is_to_5i() {
+    let p = pos("K8/9/9/9/9/9/9/4k4/9 w - 1");
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5h5i"));
+    assert!(p.declaration_win(EnteringKingRule::Try));
+    // Black to move in the same position has no try: its king is far from 5a.
+    let p = pos("K8/9/9/9/9/9/9/4k4/9 b - 1");
+    assert_eq!(p.try_move(), None);
+    assert!(!p.declaration_win(EnteringKingRule::Try));
+}
+
+#[test]
+fn no_try_from_afar() {
+    for sfen in [
+        "9/9/4K4/9/9/9/9/9/k8 b - 1", // two steps away (5c)
+        "9/9/9/9/4K4/9/9/9/k8 b - 1", // outside the camp
+        "9/9/9/9/9/9/9/4K4/k8 b - 1", // next to the wrong square (its own 5i)
+        "9/2K6/9/9/9/9/9/9/k8 b - 1", // 7b: in the camp, not next to 5a
+    ] {
+        let p = pos(sfen);
+        assert_eq!(p.try_move(), None, "{sfen}");
+        assert!(!p.declaration_win(EnteringKingRule::Try), "{sfen}");
+    }
+}
+
+#[test]
+fn no_try_onto_an_own_piece() {
+    let p = pos("4G4/4K4/9/9/9/9/9/9/k8 b - 1");
+    assert_eq!(p.try_move(), None);
+    assert!(!p.declaration_win(EnteringKingRule::Try));
+}
+
+#[test]
+fn try_by_capturing_an_undefended_piece() {
+    let p = pos("4s4/4K4/9/9/9/9/9/9/k8 b - 1");
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5b5a"));
+    // Defended by a gold on 4a: the capture would leave the king in check.
+    let p = pos("4sg3/4K4/9/9/9/9/9/9/k8 b - 1");
+    assert_eq!(p.try_move(), None);
+}
+
+#[test]
+fn no_try_onto_an_attacked_square() {
+    for (sfen, why) in [
+        ("r8/4K4/9/9/9/9/9/9/k8 b - 1", "a white rook on 9a sweeps rank a"),
+        ("9/3sK4/9/9/9/9/9/9/k8 b - 1", "a white silver on 6b guards 5a diagonally backwards"),
+        ("9/4K4/2b6/9/9/9/9/9/k8 b - 1", "a white bishop on 7c sees 5a over 6b"),
+        ("5g3/4K4/9/9/9/9/9/9/k8 b - 1", "a white gold on 4a checks and guards 5a sideways"),
+    ] {
+        let p = pos(sfen);
+        assert_eq!(p.try_move(), None, "{sfen}: {why}");
+        assert!(!p.declaration_win(EnteringKingRule::Try), "{sfen}: {why}");
+    }
+    // Controls: a white gold on 4b checks the king but does not guard 5a (its backward step is
+    // 4a), and a bishop on 8e checks along 7d-6c-5b, its line going on to 4a, not 5a: in both
+    // the try answers the check.
+    let p = pos("9/4Kg3/9/9/9/9/9/9/k8 b - 1");
+    assert!(p.in_check());
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5b5a"));
+    let p = pos("9/4K4/9/9/1b7/9/9/9/k8 b - 1");
+    assert!(p.in_check());
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5b5a"));
+}
+
+#[test]
+fn try_out_of_check_and_x_rays() {
+    // A white silver on 4c checks the king on 5b; 5a is free: the try answers the check.
+    let p = pos("9/4K4/5s3/9/9/9/9/9/k8 b - 1");
+    assert!(p.in_check());
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5b5a"));
+    assert!(p.declaration_win(EnteringKingRule::Try));
+    // A white rook on 5e checks along file 5: on 5a the king would still stand in its line
+    // (the square the king leaves does not block).
+    let p = pos("9/4K4/9/9/4r4/9/9/9/k8 b - 1");
+    assert!(p.in_check());
+    assert_eq!(p.try_move(), None);
+    assert!(!p.declaration_win(EnteringKingRule::Try));
+    // The same rook behind a black pawn on 5c: no check, no attack on 5a.
+    let p = pos("9/4K4/4P4/9/4r4/9/9/9/k8 b - 1");
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5b5a"));
+    // A white lance on 5h: White's lances move towards rank i, so it attacks nothing above.
+    let p = pos("9/4K4/9/9/9/9/9/4l4/k8 b - 1");
+    assert_eq!(p.try_move().map(|m| m.to_string()).as_deref(), Some("5b5a"));
+}
+
+#[test]
+fn rule_names_are_yaneuraous() {
+    let names: Vec<&str> = EnteringKingRule::NAMES.iter().map(|(_, n)| *n).collect();
+    assert_eq!(names, ["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"]);
+    for (rule, name) in EnteringKingRule::NAMES {
+        assert_eq!(rule.name(), name);
+        assert_eq!(EnteringKingRule::from_name(&name.to_lowercase()), Some(rule));
+    }
+    assert_eq!(EnteringKingRule::from_name("CSARule28"), None);
+    assert_eq!(EnteringKingRule::default(), EnteringKingRule::Csa27);
+}
+
 /// `Move` values for the same text agree with the generator (sanity for the helpers above).
 #[test]
 fn helpers_agree() {

@@ -9,7 +9,7 @@ use crate::tt::TranspositionTable;
 use crate::types::*;
 use engine::{generate_legal, EnteringKingRule, Move, MoveList, Position, Repetition};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -58,8 +58,11 @@ pub struct Options {
     pub max_moves_to_draw: u32,
     /// Declaration rule (`EnteringKingRule`).
     pub entering_king_rule: EnteringKingRule,
-    /// Score of a draw for the side to move at the root, in centipawns (`DrawValue`).
-    pub draw_value: i32,
+    /// Score of a draw (repetition, move limit) for the engine when it plays Black, that is
+    /// when Black is to move at the root, in centipawns (`DrawValueBlack`).
+    pub draw_value_black: i32,
+    /// The same when the engine plays White (`DrawValueWhite`).
+    pub draw_value_white: i32,
     /// Resign when the best score is below minus this value (`ResignValue`).
     pub resign_value: i32,
     /// Default depth limit when `go` gives none; 0 = none (`DepthLimit`).
@@ -75,6 +78,33 @@ pub struct Options {
     pub eval: eval::EvalKind,
     /// The tunable search parameters (`Tune_*` options; see `tune`).
     pub tune: crate::tune::Tune,
+    /// Least milliseconds between two PV reports during a search (`PvInterval`); 0 = every
+    /// iteration. The last PV before the result is always reported. Not applied under
+    /// `infinite` or `consideration_mode`.
+    pub pv_interval: u64,
+    /// Analysis mode (`ConsiderationMode`): PVs continue from the hash table to their end, every
+    /// PV is reported (no `pv_interval`), aspiration fail-highs and fail-lows at once too.
+    pub consideration_mode: bool,
+    /// Report the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`)
+    /// (`OutputFailLHPV`); without it no report carries a bound.
+    pub output_fail_lh_pv: bool,
+    /// Stop at the end of the clock's current second, less `network_delay`, when the clock
+    /// counts whole seconds (byoyomi or increments), and never think less than 1000 ms
+    /// (`RoundUpToFullSecond`).
+    pub round_up_to_full_second: bool,
+    /// Pondering searches the position before the opponent's expected move
+    /// (`Stochastic_Ponder`): the time plan gives no ponder bonus.
+    pub stochastic_ponder: bool,
+}
+
+impl Options {
+    /// The draw score for the engine when `root` (the side to move at the root) is its side.
+    pub fn draw_value(&self, root: engine::Color) -> i32 {
+        match root {
+            engine::Color::Black => self.draw_value_black,
+            engine::Color::White => self.draw_value_white,
+        }
+    }
 }
 
 impl Default for Options {
@@ -89,7 +119,8 @@ impl Default for Options {
             slow_mover: 100,
             max_moves_to_draw: 0,
             entering_king_rule: EnteringKingRule::Csa27,
-            draw_value: -2,
+            draw_value_black: -2,
+            draw_value_white: -2,
             resign_value: 99999,
             depth_limit: 0,
             nodes_limit: 0,
@@ -97,6 +128,11 @@ impl Default for Options {
             mate_hash_mb: 64,
             eval: eval::EvalKind::Classical,
             tune: crate::tune::Tune::default(),
+            pv_interval: 0,
+            consideration_mode: false,
+            output_fail_lh_pv: true,
+            round_up_to_full_second: true,
+            stochastic_ponder: false,
         }
     }
 }
@@ -442,6 +478,20 @@ pub fn mappable_mb(mb: usize) -> usize {
     probe.len() >> 20
 }
 
+/// The result when the side to move wins by rule at once: under a point rule `BestMove::Win`
+/// (`bestmove win`), under the try rule the try itself, the king's move (YaneuraOu answers
+/// both so).
+pub fn declaration_result(pos: &Position, rule: EnteringKingRule) -> Option<SearchResult> {
+    if !pos.declaration_win(rule) {
+        return None;
+    }
+    let best = match rule {
+        EnteringKingRule::Try => BestMove::Move(pos.try_move()?),
+        _ => BestMove::Win,
+    };
+    Some(SearchResult { best, ponder: None })
+}
+
 /// The whole search of one `go`: root checks (no legal move, declaration), the threads, the
 /// resign decision and the ponder move.
 fn search_root(
@@ -458,8 +508,8 @@ fn search_root(
     if legal.is_empty() {
         return SearchResult { best: BestMove::Resign, ponder: None };
     }
-    if pos.declaration_win(options.entering_king_rule) {
-        return SearchResult { best: BestMove::Win, ponder: None };
+    if let Some(result) = declaration_result(pos, options.entering_king_rule) {
+        return result;
     }
     let root_moves: Vec<Move> = if limits.searchmoves.is_empty() {
         legal.iter().copied().collect()
@@ -495,11 +545,16 @@ fn search_root(
         stop_at: AtomicU64::new(u64::MAX),
         info: Mutex::new(Some(on_info)),
         root_move_count: root_moves.len(),
+        root: pos,
+        last_pv: Mutex::new(*control.start.lock()),
+        pv_held: AtomicI32::new(0),
     };
     let best = thread::run(&mut workers, pos, &root_moves, &shared);
     let w = &workers[best];
     if w.id != 0 && w.completed_depth > 0 {
         shared.report(w, w.completed_depth, 1);
+    } else {
+        shared.report_held(&workers[0], options.multipv.clamp(1, root_moves.len()));
     }
     let rm = &w.root_moves[0];
     if rm.score > -VALUE_INFINITE && rm.score <= -options.resign_value && options.resign_value < 99999 {

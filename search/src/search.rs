@@ -219,8 +219,13 @@ impl Worker {
                 self.sel_depth = 0;
                 self.aspiration(pos, shared, depth);
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.id == 0 && (!shared.stopped() || pv_idx + 1 == multipv) {
-                    shared.report(self, depth, multipv);
+                if self.id == 0 {
+                    if !shared.stopped() {
+                        shared.report_iteration(self, depth, multipv);
+                    } else if pv_idx + 1 == multipv {
+                        // The last report of the search: never held back.
+                        shared.report(self, depth, multipv);
+                    }
                 }
             }
             if !shared.stopped() {
@@ -264,8 +269,8 @@ impl Worker {
                 self.root_moves[self.pv_idx].bound = Bound::Exact;
                 return;
             }
-            if self.id == 0 && shared.elapsed() > 3000 {
-                shared.report(self, depth, self.pv_idx + 1);
+            if self.id == 0 {
+                shared.report_fail(self, depth);
             }
             delta += delta / 2 + 5;
         }
@@ -320,7 +325,7 @@ impl Worker {
     }
 
     fn draw_value(&self, pos: &Position, shared: &Shared) -> Value {
-        let v = shared.options.draw_value;
+        let v = shared.options.draw_value(self.root_color);
         if pos.side_to_move() == self.root_color {
             v
         } else {

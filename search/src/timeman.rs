@@ -41,12 +41,15 @@ impl TimePlan {
             None if byoyomi > 0 || inc > 0 || limits.time.iter().any(Option::is_some) => 0,
             None => return None,
         };
-        let round_up = byoyomi > 0 || inc > 0;
+        // A clock with byoyomi or increments counts whole seconds (`RoundUpToFullSecond`).
+        let round_up = o.round_up_to_full_second && (byoyomi > 0 || inc > 0);
         // The increment of this move is already owed, so it is spendable now.
         let hard = (time + inc + byoyomi).saturating_sub(o.network_delay2);
         let floor = if round_up { 100 } else { 1 };
         let remain_time = hard.max(floor.min(time + inc + byoyomi));
-        let minimum = o.minimum_thinking_time.saturating_sub(o.network_delay).max(1000).min(remain_time);
+        // YaneuraOu: at least a second when whole seconds are counted anyway, else 1 ms.
+        let least = if o.round_up_to_full_second { 1000 } else { 1 };
+        let minimum = o.minimum_thinking_time.saturating_sub(o.network_delay).max(least).min(remain_time);
 
         // Final push: with less main time than 1.2 byoyomi, use all of it on this move.
         if byoyomi > 0 && (time as f64) < 1.2 * byoyomi as f64 {
@@ -74,7 +77,9 @@ impl TimePlan {
         }
         let mut optimum = minimum + remain_estimate / mtg;
         optimum = optimum * o.slow_mover / 100;
-        if o.usi_ponder {
+        // Pondering on the expected reply saves time at every ponder hit: spend a little more
+        // (not under `Stochastic_Ponder`, which ponders the position before the reply).
+        if o.usi_ponder && !o.stochastic_ponder {
             optimum += optimum / 4;
         }
         let ratio = if sudden_death { (time / 60_000).clamp(1, 5) } else { 5 };
@@ -150,6 +155,47 @@ mod tests {
         assert_eq!(p.stop_time(3200), 3900);
         assert_eq!(p.stop_time(8950), 8950);
         assert_eq!(p.stop_time(500), 1900);
+    }
+
+    #[test]
+    fn round_up_to_full_second_can_be_turned_off() {
+        let on = Options::default();
+        assert!(on.round_up_to_full_second);
+        let off = Options { round_up_to_full_second: false, ..Options::default() };
+        let l = limits(60_000, 10_000, 0);
+        let p = TimePlan::new(&l, Color::Black, 30, &on).unwrap();
+        assert!(p.round_up, "{p:?}");
+        assert_eq!(p.stop_time(3200), 4000 - on.network_delay);
+        let q = TimePlan::new(&l, Color::Black, 30, &off).unwrap();
+        assert!(!q.round_up, "{q:?}");
+        assert_eq!(q.stop_time(3200), 3200);
+        // Without the whole seconds the plan keeps the second (MTG + 1) seconds it reserved for
+        // them, so it may think longer per move.
+        assert!(q.optimum >= p.optimum, "{p:?} {q:?}");
+        // Sudden death counts no seconds either way.
+        let sd = TimePlan::new(&limits(60_000, 0, 0), Color::Black, 30, &on).unwrap();
+        assert!(!sd.round_up);
+        // The floor of the minimum: 1000 ms with whole seconds, MinimumThinkingTime less the
+        // lag without (YaneuraOu's `max(MinimumThinkingTime - NetworkDelay, 1000 or 1)`).
+        let mut o = Options { network_delay: 900, ..on.clone() };
+        assert_eq!(TimePlan::new(&l, Color::Black, 30, &o).unwrap().minimum, 1000);
+        o.round_up_to_full_second = false;
+        assert_eq!(TimePlan::new(&l, Color::Black, 30, &o).unwrap().minimum, 100);
+        // Fischer: the same switch.
+        let f = limits(60_000, 0, 2000);
+        assert!(TimePlan::new(&f, Color::White, 30, &on).unwrap().round_up);
+        assert!(!TimePlan::new(&f, Color::White, 30, &off).unwrap().round_up);
+    }
+
+    #[test]
+    fn stochastic_ponder_takes_no_ponder_bonus() {
+        let l = limits(300_000, 10_000, 0);
+        let plain = TimePlan::new(&l, Color::Black, 30, &Options::default()).unwrap();
+        let ponder = Options { usi_ponder: true, ..Options::default() };
+        let bonus = TimePlan::new(&l, Color::Black, 30, &ponder).unwrap();
+        assert!(bonus.optimum > plain.optimum, "{plain:?} {bonus:?}");
+        let stochastic = Options { stochastic_ponder: true, ..ponder };
+        assert_eq!(TimePlan::new(&l, Color::Black, 30, &stochastic).unwrap().optimum, plain.optimum);
     }
 
     #[test]

@@ -117,6 +117,52 @@ fn no_declaration_without_the_rule_or_the_points() {
     assert!(matches!(out.result.best, BestMove::Move(_)), "{:?}", out.result);
 }
 
+#[test]
+fn handicap_rules_declare_for_white_with_fewer_points() {
+    // A two-piece handicap (no white rook or bishop): White's 17 points win under CSARule27H
+    // (27 less the 10 missing points), not under CSARule27.
+    let pos = sfen("9/9/9/1R5B1/PPPPPPPPP/LNSGKGSNL/2p3p2/pp2k2pp/1sg3gs1 w 2n2l3p 1");
+    let o = Options { entering_king_rule: EnteringKingRule::Csa27H, ..options() };
+    assert_eq!(search_depth(&pos, 3, &o).result.best, BestMove::Win);
+    let out = search_depth(&pos, 3, &options());
+    assert!(matches!(out.result.best, BestMove::Move(_)), "{:?}", out.result);
+}
+
+/// Black's king next to 5a, White's far away: under the try rule Black wins by 5b5a.
+const TRY_BLACK: &str = "9/4K4/9/9/9/9/9/9/k8 b - 1";
+/// Black's king two steps from 5a: a try in three plies (5c-5b, any reply, 5b-5a).
+const TRY_BLACK_IN_3: &str = "9/9/4K4/9/9/9/9/9/k8 b - 1";
+/// The same for White, towards 5i.
+const TRY_WHITE_IN_3: &str = "8K/9/9/9/9/9/4k4/9/9 w - 1";
+
+#[test]
+fn the_try_is_played_at_the_root() {
+    let pos = sfen(TRY_BLACK);
+    let o = Options { entering_king_rule: EnteringKingRule::Try, ..options() };
+    let out = search_depth(&pos, 3, &o);
+    assert_eq!(out.result.best, BestMove::Move(mv(&pos, "5b5a")));
+    assert_eq!(search::declaration_result(&pos, EnteringKingRule::Try), Some(out.result));
+    // Under a point rule a lone king has nothing to declare.
+    assert_eq!(search::declaration_result(&pos, EnteringKingRule::Csa27), None);
+    assert!(matches!(search_depth(&pos, 3, &options()).result.best, BestMove::Move(_)));
+}
+
+#[test]
+fn the_search_sees_tries_ahead() {
+    for s in [TRY_BLACK_IN_3, TRY_WHITE_IN_3] {
+        let pos = sfen(s);
+        let o = Options { entering_king_rule: EnteringKingRule::Try, ..options() };
+        let out = search_depth(&pos, 4, &o);
+        assert_eq!(out.score(), Score::Mate(3), "{s}");
+        let mut after = pos.clone();
+        after.do_move(out.best_move());
+        assert!(after.king_square(pos.side_to_move()).in_zone(pos.side_to_move()), "{s}: {}", out.best_move());
+        // Bare kings under CSARule27: nothing to win.
+        let out = search_depth(&pos, 4, &options());
+        assert!(matches!(out.score(), Score::Cp(_)), "{s}: {:?}", out.score());
+    }
+}
+
 /// Black has only king and rook; White has R B B G G S S in hand: Black is lost.
 const LOSING: &str = "4k4/9/9/9/9/9/9/7R1/4K4 b rb2g2s 1";
 /// Black has everything in hand: Black is winning.
@@ -145,11 +191,32 @@ fn lost_side_takes_the_fourfold_repetition_draw() {
         Score::Mate(n) => assert!(n < 0, "fixture is not lost: mate {n}"),
     }
     for draw_value in [-2, -37, 0] {
-        let o = Options { draw_value, ..options() };
+        // The engine plays Black: DrawValueBlack counts, DrawValueWhite not at all.
+        let o = Options { draw_value_black: draw_value, draw_value_white: 555, ..options() };
         let out = search_depth(&pos, 5, &o);
         assert_eq!(out.best_move(), draw, "draw value {draw_value}");
         assert_eq!(out.score(), Score::Cp(draw_value), "draw value {draw_value}");
     }
+}
+
+/// `LOSING` turned round: White has king and rook, Black everything in hand, White to move.
+const LOSING_WHITE: &str = "4k4/1r7/9/9/9/9/9/9/4K4 w RB2G2S 1";
+/// `SHUFFLE` turned round.
+const SHUFFLE_WHITE: &[&str] =
+    &["8b7b", "5i4i", "7b8b", "4i5i", "8b7b", "5i4i", "7b8b", "4i5i", "8b7b", "5i4i", "7b9b", "4i5i"];
+
+#[test]
+fn the_draw_value_is_the_root_sides() {
+    let mut pos = sfen(LOSING_WHITE);
+    play(&mut pos, SHUFFLE_WHITE);
+    let draw = mv(&pos, "9b7b");
+    for (black, white) in [(-2, -2), (555, -37), (-37, 40)] {
+        let o = Options { draw_value_black: black, draw_value_white: white, ..options() };
+        let out = search_depth(&pos, 5, &o);
+        assert_eq!(out.best_move(), draw, "{black} {white}");
+        assert_eq!(out.score(), Score::Cp(white), "{black} {white}");
+    }
+    assert_eq!(Options { draw_value_black: 1, draw_value_white: 2, ..options() }.draw_value(engine::Color::White), 2);
 }
 
 #[test]
@@ -196,7 +263,7 @@ fn move_limit_scores_the_game_as_a_draw() {
     let unlimited = search_depth(&pos, 5, &options());
     assert_ne!(unlimited.score(), Score::Cp(-2));
     for draw_value in [-2, -37] {
-        let o = Options { max_moves_to_draw: 100, draw_value, ..options() };
+        let o = Options { max_moves_to_draw: 100, draw_value_black: draw_value, ..options() };
         let out = search_depth(&pos, 5, &o);
         assert_eq!(out.score(), Score::Cp(draw_value), "draw value {draw_value}");
     }

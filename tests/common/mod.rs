@@ -38,6 +38,8 @@ pub struct Engine {
     pub pos: Position,
     /// Allow non-USI stdout lines (after `d`, `perft`, `help` ...).
     pub human_output: bool,
+    /// The `EnteringKingRule` a `bestmove win` is checked under.
+    pub entering_king_rule: engine::EnteringKingRule,
 }
 
 /// `position ...` arguments applied the way the protocol defines them (`resign`/`win` end the
@@ -124,6 +126,7 @@ impl Engine {
             eof: false,
             pos: Position::startpos(),
             human_output: false,
+            entering_king_rule: engine::EnteringKingRule::Csa27,
         }
     }
 
@@ -246,7 +249,14 @@ impl Engine {
             "resign" => {
                 assert!(legal.is_empty(), "resigned with legal moves in {}\n{}", self.pos.to_sfen(), self.transcript())
             }
-            "win" => assert!(self.pos.declaration_win(engine::EnteringKingRule::Csa27)),
+            "win" => assert!(
+                self.pos.declaration_win(self.entering_king_rule)
+                    && self.entering_king_rule != engine::EnteringKingRule::Try,
+                "bestmove win in {} under {:?}\n{}",
+                self.pos.to_sfen(),
+                self.entering_king_rule,
+                self.transcript()
+            ),
             m => {
                 let mv = self.pos.parse_usi_move(m).unwrap_or_else(|e| {
                     panic!("illegal bestmove {m} in {}: {e}\n{}", self.pos.to_sfen(), self.transcript())

@@ -1183,7 +1183,7 @@ fn moves_text(moves: &[Move]) -> String {
 
 impl Gen {
     fn new(seed: u64, cfg: Config, opts: Vec<Opt>, scratch: PathBuf) -> Gen {
-        let mut rng = Rng(seed ^ 0x5eed_0f_5e55_1045);
+        let mut rng = Rng(seed ^ 0x005e_ed0f_5e55_1045);
         let chaos = *rng.pick(&[0.0, 0.05, 0.15, 0.3, 0.6]);
         Gen {
             rng,

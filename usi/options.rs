@@ -660,7 +660,7 @@ mod tests {
         }
         for _ in 0..20_000 {
             let name = names[(rng(&mut state) % names.len() as u64) as usize].clone();
-            let value = if rng(&mut state) % 8 == 0 {
+            let value = if rng(&mut state).is_multiple_of(8) {
                 let n = rng(&mut state) % 12;
                 let bytes: Vec<u8> = (0..n).map(|_| rng(&mut state) as u8).collect();
                 Some(String::from_utf8_lossy(&bytes).into_owned())

@@ -287,7 +287,7 @@ mod tests {
     /// and its `searchmoves` are distinct legal moves.
     #[test]
     fn position_and_go_never_panic() {
-        let mut state = 0x7061_7273_65u64;
+        let mut state = 0x0070_6172_7365_u64;
         let mut next = move || {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = state;

@@ -655,6 +655,147 @@ mod tests {
         assert_eq!(parse("NodesLimit", Some("99999999999999999999999")).unwrap().value, Value::Int(i64::MAX));
     }
 
+    /// splitmix64, for the fuzz test below.
+    fn rng(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Fuzzing `parse` with a property test over seeded random names and values (no external
+    /// crate; the end-to-end USI fuzzer is tests/fuzz_usi.rs): it never panics; what it accepts
+    /// is a declared option (by name or alias, any case) or a `Tune_*` option, under its declared
+    /// name, with a value of the option's kind inside its range and a warning exactly when a
+    /// number was clamped, and `Settings::apply` takes it; its errors are ASCII sentences; buttons
+    /// and strings accept anything.
+    #[test]
+    fn parse_never_panics_and_keeps_values_in_range() {
+        let mut state = 0x6b61_6e61_6d65_u64;
+        let mut names: Vec<String> = Vec::new();
+        for s in OPTIONS {
+            names.extend([s.name.to_string(), s.name.to_ascii_lowercase(), s.name.to_ascii_uppercase()]);
+            names.extend(s.aliases.iter().map(|a| a.to_string()));
+        }
+        names.extend(TUNABLES.iter().map(|t| t.option_name()));
+        names.extend(TUNABLES.iter().map(|t| t.option_name().to_ascii_uppercase()));
+        for odd in
+            ["", "Nope", "USI_Hash2", "USI Hash", "Tune_", "Tune", "tune_x", "Clear  Hash", "\u{3042}", "T\u{e9}ne_a"]
+        {
+            names.push(odd.to_string());
+        }
+        let mut values: Vec<Option<String>> = vec![None];
+        for v in [
+            "",
+            " ",
+            "true",
+            "FALSE",
+            "True ",
+            "yes",
+            "0",
+            "1",
+            "-1",
+            "+7",
+            " 5 ",
+            "1e3",
+            "0x10",
+            "1.5",
+            "<empty>",
+            "<EMPTY>",
+            "a b",
+            "2147483647",
+            "2147483648",
+            "-2147483649",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "170141183460469231731687303715884105727",
+            "170141183460469231731687303715884105728",
+            "\u{ff15}",
+            "\u{0663}",
+            "net",
+            "CLASSICAL",
+            "csarule24",
+        ] {
+            values.push(Some(v.to_string()));
+        }
+        for s in OPTIONS {
+            if let Kind::Spin { min, max, .. } = s.kind {
+                for v in [min as i128 - 1, min as i128, max as i128, max as i128 + 1] {
+                    values.push(Some(v.to_string()));
+                }
+            }
+            if let Kind::Combo { vars, .. } = s.kind {
+                values.extend(vars.iter().map(|v| Some(v.to_string())));
+            }
+        }
+        for _ in 0..20_000 {
+            let name = names[(rng(&mut state) % names.len() as u64) as usize].clone();
+            let value = if rng(&mut state).is_multiple_of(8) {
+                let n = rng(&mut state) % 12;
+                let bytes: Vec<u8> = (0..n).map(|_| rng(&mut state) as u8).collect();
+                Some(String::from_utf8_lossy(&bytes).into_owned())
+            } else {
+                values[(rng(&mut state) % values.len() as u64) as usize].clone()
+            };
+            let r = std::panic::catch_unwind(|| parse(&name, value.as_deref()))
+                .unwrap_or_else(|_| panic!("parse panicked on {name:?} {value:?}"));
+            let raw = value.as_deref().unwrap_or("").trim();
+            let p = match r {
+                Ok(p) => p,
+                Err(e) => {
+                    assert!(e.is_ascii() && !e.is_empty(), "{name:?} {value:?}: {e:?}");
+                    if let Some(spec) = find(&name) {
+                        assert!(!matches!(spec.kind, Kind::Button | Kind::Text(_)), "{name:?} {value:?}: {e}");
+                    }
+                    continue;
+                }
+            };
+            let ctx = format!("{name:?} {value:?} -> {p:?}");
+            if p.name == TUNE {
+                let Value::Tuned(i, v) = p.value else { panic!("{ctx}") };
+                let t = &TUNABLES[i];
+                assert_eq!(t.name, Tunable::by_option(&name).unwrap().name, "{ctx}");
+                assert!((t.min..=t.max).contains(&v), "{ctx}");
+                assert_eq!(p.warning.is_some(), raw.parse::<i128>().unwrap() != v as i128, "{ctx}");
+            } else {
+                let spec = find(&name).unwrap_or_else(|| panic!("accepted an unknown option: {ctx}"));
+                assert_eq!(p.name, spec.name, "{ctx}");
+                match (spec.kind, &p.value) {
+                    (Kind::Check(_), Value::Bool(b)) => {
+                        assert!(raw.eq_ignore_ascii_case(if *b { "true" } else { "false" }), "{ctx}")
+                    }
+                    (Kind::Spin { min, max, .. }, Value::Int(n)) => {
+                        assert!((min..=max).contains(n), "{ctx}");
+                        assert_eq!(p.warning.is_some(), raw.parse::<i128>().unwrap() != *n as i128, "{ctx}");
+                    }
+                    (Kind::Combo { vars, .. }, Value::Text(t)) => {
+                        assert!(vars.contains(&t.as_str()) && t.eq_ignore_ascii_case(raw), "{ctx}")
+                    }
+                    (Kind::Button, Value::Press) => {}
+                    (Kind::Text(_), Value::Text(t)) => assert_eq!(t, if raw == "<empty>" { "" } else { raw }, "{ctx}"),
+                    _ => panic!("a value of the wrong kind: {ctx}"),
+                }
+                if !matches!(spec.kind, Kind::Spin { .. }) {
+                    assert!(p.warning.is_none(), "{ctx}");
+                }
+            }
+            assert!(p.warning.as_ref().is_none_or(|w| w.is_ascii()), "{ctx}");
+            let mut settings = Settings::default();
+            settings.apply(p.name, &p.value);
+        }
+        // Every declared default reads back as it is.
+        for line in declarations(true) {
+            let rest = line.strip_prefix("option name ").unwrap();
+            let (name, rest) = rest.split_once(" type ").unwrap();
+            let t: Vec<&str> = rest.split_whitespace().collect();
+            let default = t.iter().position(|x| *x == "default").map(|i| t[i + 1]);
+            let p = parse(name, default).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert!(p.warning.is_none(), "{line}");
+        }
+    }
+
     #[test]
     fn entering_king_rules_by_name() {
         for (rule, name) in EnteringKingRule::NAMES {

@@ -280,6 +280,92 @@ mod tests {
         assert!(position(&split("sfen")).is_err());
     }
 
+    /// Fuzzing `position`, `go` and `ponderhit` with a property test over seeded random token
+    /// lists (no external crate; the end-to-end USI fuzzer is tests/fuzz_usi.rs): they never
+    /// panic; their problems are one line each (the session prints them as `info string`, which
+    /// also makes them ASCII); an accepted position is consistent; `go`'s depth is at least 1
+    /// and its `searchmoves` are distinct legal moves.
+    #[test]
+    fn position_and_go_never_panic() {
+        let mut state = 0x0070_6172_7365_u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut words: Vec<String> = split(engine::START_SFEN).iter().map(|w| w.to_string()).collect();
+        words.extend(GO_KEYWORDS.iter().map(|w| w.to_string()));
+        for w in [
+            "startpos",
+            "sfen",
+            "moves",
+            "7g7f",
+            "3c3d",
+            "2g2f",
+            "8c8d",
+            "P*5e",
+            "8h2b+",
+            "resign",
+            "WIN",
+            "pass",
+            "0000",
+            "null",
+            "b",
+            "w",
+            "-",
+            "1",
+            "0",
+            "-1",
+            "18446744073709551616",
+            "4294967295",
+            "2147483648",
+            "infinite",
+            "x",
+            "",
+            "4k4/9/9/9/9/9/9/9/4K4",
+            "4k4/9/9/9/9/9/9/4r4/4K4",
+            "\u{3042}",
+            "+",
+            "*",
+        ] {
+            words.push(w.to_string());
+        }
+        let pos = Position::startpos();
+        for i in 0..20_000 {
+            let n = (next() % 14) as usize;
+            let mut args: Vec<String> = (0..n).map(|_| words[(next() % words.len() as u64) as usize].clone()).collect();
+            if i % 3 == 0 {
+                args.insert(0, if i % 2 == 0 { "startpos".into() } else { "sfen".into() });
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let r =
+                std::panic::catch_unwind(|| position(&args)).unwrap_or_else(|_| panic!("position {args:?} panicked"));
+            let searched = match r {
+                Ok((p, problem)) => {
+                    p.is_consistent().unwrap_or_else(|e| panic!("position {args:?}: {e}"));
+                    assert!(problem.is_none_or(|p| !p.contains(['\n', '\r'])), "{args:?}");
+                    p
+                }
+                Err(e) => {
+                    assert!(!e.contains(['\n', '\r']), "{args:?}: {e}");
+                    pos.clone()
+                }
+            };
+            let (g, problem) =
+                std::panic::catch_unwind(|| go(&args, &searched)).unwrap_or_else(|_| panic!("go {args:?} panicked"));
+            assert!(problem.is_none_or(|p| !p.contains(['\n', '\r'])), "{args:?}");
+            assert!(g.limits.depth.is_none_or(|d| d >= 1), "{args:?}");
+            let sm = &g.limits.searchmoves;
+            assert!(sm.iter().all(|&m| searched.is_legal(m)), "{args:?}");
+            assert!(sm.iter().enumerate().all(|(i, m)| !sm[..i].contains(m)), "{args:?}");
+            let (_, problem) = std::panic::catch_unwind(|| ponderhit(&args, &searched))
+                .unwrap_or_else(|_| panic!("ponderhit {args:?} panicked"));
+            assert!(problem.is_none_or(|p| !p.contains(['\n', '\r'])), "{args:?}");
+        }
+    }
+
     #[test]
     fn go_parameters() {
         let pos = Position::startpos();

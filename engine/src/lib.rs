@@ -43,5 +43,5 @@ pub use piece::{Piece, PieceType, PIECE_NB, PIECE_TYPE_NB, PROMOTED};
 pub use position::{Position, StateInfo, START_SFEN};
 pub use rules::{EnteringKingRule, Repetition};
 pub use see::see_value;
-pub use sfen::SfenError;
+pub use sfen::{SfenError, MAX_MOVE_NUMBER};
 pub use square::{ParseSquareError, Square, BOARD_SIZE, SQUARE_COUNT};

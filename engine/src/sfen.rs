@@ -27,7 +27,7 @@ pub enum SfenError {
     BadSide(String),
     /// The hands field is malformed.
     BadHand(String),
-    /// The move number is not a positive integer.
+    /// The move number is not an integer 1..=4294967295.
     BadMoveNumber(String),
     /// More pieces of a kind than one set holds.
     TooManyPieces(PieceType),
@@ -68,8 +68,13 @@ impl fmt::Display for SfenError {
 
 impl std::error::Error for SfenError {}
 
+/// The largest move number a position gets from an SFEN: a larger one is read as this, which
+/// leaves the ply counter room for any game played on from it (2^31 more plies).
+pub const MAX_MOVE_NUMBER: u32 = i32::MAX as u32;
+
 impl Position {
-    /// Parses an SFEN (`<board> <b|w> <hands> [<move number>]`).
+    /// Parses an SFEN (`<board> <b|w> <hands> [<move number>]`; a move number above
+    /// `MAX_MOVE_NUMBER` is read as `MAX_MOVE_NUMBER`).
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
         let mut fields = sfen.split_whitespace();
         let board = fields.next().ok_or(SfenError::MissingField("board"))?;
@@ -78,7 +83,7 @@ impl Position {
         let ply = match fields.next() {
             None => 1,
             Some(n) => match n.parse::<u32>() {
-                Ok(v) if v >= 1 => v,
+                Ok(v) if v >= 1 => v.min(MAX_MOVE_NUMBER),
                 _ => return Err(SfenError::BadMoveNumber(n.to_string())),
             },
         };

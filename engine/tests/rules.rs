@@ -490,7 +490,7 @@ fn sfen_errors_each_variant() {
             err(&format!("{start} b {hand} 1"))
         );
     }
-    for n in ["0", "-1", "abc", "1.5"] {
+    for n in ["0", "-1", "abc", "1.5", "4294967296"] {
         assert_eq!(err(&format!("{start} b - {n}")), Some(BadMoveNumber(n.into())), "{n}");
     }
     // Too many pieces, counting both hands: a third rook, a nineteenth pawn, a fifth gold.
@@ -1070,4 +1070,22 @@ fn helpers_agree() {
     assert_eq!(m.from(), sq("7g"));
     assert_eq!(m.to(), sq("7f"));
     assert_eq!(legal(&p).len(), 30);
+}
+
+/// Found by the parser fuzzer (engine/tests/fuzz_parsers.rs) and the USI fuzzer: an SFEN move
+/// number near `u32::MAX` was accepted as it was, and the next move overflowed the ply counter
+/// (a panic in the search thread with overflow checks, a move number of 0 without).
+#[test]
+fn a_move_number_near_u32_max_overflowed_the_ply_counter() {
+    let board = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
+    for n in ["2147483647", "2147483648", "4294967294", "4294967295"] {
+        let mut p = pos(&format!("{board} b - {n}"));
+        assert_eq!(p.game_ply(), engine::MAX_MOVE_NUMBER);
+        assert_eq!(p.to_sfen(), format!("{board} b - 2147483647"));
+        play(&mut p, &["7g7f", "3c3d"]);
+        assert_eq!(p.game_ply(), engine::MAX_MOVE_NUMBER + 2);
+        p.do_null_move();
+        assert_eq!(pos(&p.to_sfen()).game_ply(), engine::MAX_MOVE_NUMBER, "a later position reads back clamped");
+    }
+    assert_eq!(pos(&format!("{board} b - 2147483646")).game_ply(), 2147483646);
 }

@@ -523,7 +523,7 @@ fn search_root(
     };
     // About 5% of the planned time (df-pn runs at roughly 100 nodes per millisecond here).
     let budget = match *control.plan.lock() {
-        Some(plan) => (plan.optimum * 5).clamp(1_000, 100_000),
+        Some(plan) => plan.optimum.saturating_mul(5).clamp(1_000, 100_000),
         None => 100_000,
     };
     if let Some(result) = root_mate(pos, limits, &root_moves, budget, &control.stop, on_info.as_mut()) {

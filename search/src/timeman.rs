@@ -44,9 +44,11 @@ impl TimePlan {
         // A clock with byoyomi or increments counts whole seconds (`RoundUpToFullSecond`).
         let round_up = o.round_up_to_full_second && (byoyomi > 0 || inc > 0);
         // The increment of this move is already owed, so it is spendable now.
-        let hard = (time + inc + byoyomi).saturating_sub(o.network_delay2);
+        // Saturating: a GUI may send any u64 as a clock.
+        let total = time.saturating_add(inc).saturating_add(byoyomi);
+        let hard = total.saturating_sub(o.network_delay2);
         let floor = if round_up { 100 } else { 1 };
-        let remain_time = hard.max(floor.min(time + inc + byoyomi));
+        let remain_time = hard.max(floor.min(total));
         // YaneuraOu: at least a second when whole seconds are counted anyway, else 1 ms.
         let least = if o.round_up_to_full_second { 1000 } else { 1 };
         let minimum = o.minimum_thinking_time.saturating_sub(o.network_delay).max(least).min(remain_time);
@@ -71,19 +73,22 @@ impl TimePlan {
             horizon
         };
         let mtg = (horizon / 2).max(1);
-        let mut remain_estimate = time + inc * mtg + byoyomi * mtg;
+        let mut remain_estimate =
+            time.saturating_add(inc.saturating_mul(mtg)).saturating_add(byoyomi.saturating_mul(mtg));
         if round_up {
             remain_estimate = remain_estimate.saturating_sub((mtg + 1) * 1000);
         }
-        let mut optimum = minimum + remain_estimate / mtg;
-        optimum = optimum * o.slow_mover / 100;
+        let mut optimum = minimum.saturating_add(remain_estimate / mtg);
+        optimum = optimum.saturating_mul(o.slow_mover) / 100;
         // Pondering on the expected reply saves time at every ponder hit: spend a little more
         // (not under `Stochastic_Ponder`, which ponders the position before the reply).
         if o.usi_ponder && !o.stochastic_ponder {
-            optimum += optimum / 4;
+            optimum = optimum.saturating_add(optimum / 4);
         }
         let ratio = if sudden_death { (time / 60_000).clamp(1, 5) } else { 5 };
-        let maximum = (minimum + remain_estimate * ratio / mtg).min(remain_estimate * 3 / 10);
+        let maximum = minimum
+            .saturating_add(remain_estimate.saturating_mul(ratio) / mtg)
+            .min(remain_estimate.saturating_mul(3) / 10);
         let maximum = maximum.max(minimum).min(remain_time);
         Some(TimePlan {
             minimum: minimum.min(remain_time),
@@ -98,7 +103,7 @@ impl TimePlan {
     /// whole second (less the lag) when the clock counts seconds, never beyond the maximum.
     pub fn stop_time(&self, elapsed: u64) -> u64 {
         let t = elapsed.max(self.minimum);
-        let t = if self.round_up { (t / 1000 + 1) * 1000 - self.network_delay.min(999) } else { t };
+        let t = if self.round_up { (t / 1000 + 1).saturating_mul(1000) - self.network_delay.min(999) } else { t };
         let t = if t < elapsed { elapsed } else { t };
         t.min(self.maximum)
     }
@@ -204,6 +209,22 @@ mod tests {
         let l = Limits { byoyomi: [300, 300], ..Default::default() };
         let p = TimePlan::new(&l, Color::White, 1, &o).unwrap();
         assert!(p.maximum <= 300 && p.maximum >= 150, "{p:?}");
+    }
+
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        // Found by the USI fuzzer (tests/fuzz_usi.rs): `go btime 18446744073709551615 ...`
+        // overflowed here (a panic with overflow checks, a wrapped plan without).
+        let max = u64::MAX;
+        let o = Options { usi_ponder: true, slow_mover: 1000, ..Options::default() };
+        for (time, byo, inc) in [(max, max, max), (max, 0, 0), (0, max, 0), (0, 0, max), (max / 2, 1000, max / 3)] {
+            let p = TimePlan::new(&limits(time, byo, inc), Color::Black, 1, &o).unwrap();
+            assert!(p.minimum <= p.optimum && p.optimum <= p.maximum, "{p:?}");
+            assert!(p.maximum >= 1000, "{p:?}");
+            assert!(p.stop_time(max - 1) <= p.maximum && p.stop_time(0) >= p.minimum.min(p.maximum), "{p:?}");
+        }
+        let l = Limits { movetime: Some(max), ..Default::default() };
+        assert_eq!(TimePlan::new(&l, Color::White, 1, &o).unwrap().maximum, max - o.network_delay);
     }
 
     #[test]

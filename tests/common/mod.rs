@@ -74,7 +74,17 @@ impl Engine {
 
     /// Starts the binary with arguments.
     pub fn spawn_with_args(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kaname"))
+        Engine::spawn_in(None, args)
+    }
+
+    /// Starts the binary with arguments in the working directory `dir` (where relative paths
+    /// the session opens, such as a `UsiLog` file, land).
+    pub fn spawn_in(dir: Option<&std::path::Path>, args: &[&str]) -> Engine {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kaname"));
+        if let Some(d) = dir {
+            cmd.current_dir(d);
+        }
+        let mut child = cmd
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -159,6 +169,39 @@ impl Engine {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("writing to the engine");
         stdin.flush().unwrap();
+    }
+
+    /// Sends bytes as they are, returning the error (a closed pipe) instead of panicking.
+    pub fn try_send_raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self.stdin.as_mut() {
+            Some(stdin) => stdin.write_all(bytes).and_then(|_| stdin.flush()),
+            None => Err(std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdin closed")),
+        }
+    }
+
+    /// The next stdout line not yet consumed by a wait, waiting up to `timeout` for one;
+    /// `None` on timeout or at the end of output.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        if self.cursor == self.lines.len() && !self.pull(timeout) {
+            return None;
+        }
+        self.cursor += 1;
+        Some(self.lines[self.cursor - 1].clone())
+    }
+
+    /// Whether stdout has ended (the process closed it or exited).
+    pub fn stdout_ended(&self) -> bool {
+        self.eof
+    }
+
+    /// The exit status, if the process has ended.
+    pub fn try_exit(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().unwrap()
+    }
+
+    /// Everything the process wrote to stderr so far.
+    pub fn stderr_text(&self) -> String {
+        self.stderr.lock().unwrap().clone()
     }
 
     /// Records a command sent with `send_raw` (for the bestmove count).

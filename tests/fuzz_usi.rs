@@ -511,6 +511,10 @@ fn apply_position(args: &[&str]) -> Option<Position> {
 struct GoRec {
     line: String,
     pos: Position,
+    /// For `go ponder`: the position before the last move of `position`. With
+    /// `Stochastic_Ponder` (YaneuraOu's meaning) the engine ponders that position, so its
+    /// PVs, and the `bestmove` after `stop`, may belong to it instead of `pos`.
+    prior: Option<Position>,
     args: GoArgs,
     mate: bool,
     /// Under `infinite`/`ponder`: no result before the command that ends the wait.
@@ -680,9 +684,17 @@ impl Model {
         let us = pos.side_to_move().index();
         let mate = g.mate.is_some();
         let waiting = !mate && (g.ponder || g.infinite);
+        let prior = Some(pos.last_move())
+            .filter(|m| g.ponder && !mate && *m != engine::Move::NONE && *m != engine::Move::NULL)
+            .map(|m| {
+                let mut p = pos.clone();
+                p.undo_move(m);
+                p
+            });
         let mut rec = GoRec {
             line: line.chars().take(120).collect(),
             pos,
+            prior,
             mate,
             waiting,
             released: !waiting,
@@ -776,20 +788,33 @@ impl Model {
         }
         let g = self.gos.front().ok_or_else(|| format!("search info with no go running: {line}"))?;
         if let Some(i) = t.iter().position(|x| *x == "pv") {
-            let mut p = g.pos.clone();
-            for m in &t[i + 1..] {
-                let mv = p
-                    .parse_usi_move(m)
-                    .map_err(|e| format!("pv move {m} illegal in {} ({e}): {line}\n(go: {})", p.to_sfen(), g.line))?;
-                p.do_move(mv);
-            }
+            let legal_from = |start: &Position| -> Result<(), String> {
+                let mut p = start.clone();
+                for m in &t[i + 1..] {
+                    let mv = p.parse_usi_move(m).map_err(|e| {
+                        format!("pv move {m} illegal in {} ({e}): {line}\n(go: {})", p.to_sfen(), g.line)
+                    })?;
+                    p.do_move(mv);
+                }
+                Ok(())
+            };
+            // Under Stochastic_Ponder a ponder search reports on the prior position.
+            legal_from(&g.pos)
+                .or_else(|e| g.prior.as_ref().map_or(Err(e.clone()), |p| legal_from(p).map_err(|_| e)))?;
         }
         Ok(())
     }
 
     fn on_bestmove(&mut self, line: &str, t: &[&str]) -> Result<(), String> {
         self.stats.bestmoves += 1;
-        let g = self.gos.pop_front().ok_or_else(|| format!("{line} without a go"))?;
+        let mut g = self.gos.pop_front().ok_or_else(|| format!("{line} without a go"))?;
+        // Under Stochastic_Ponder, `stop` answers with the pondered (prior) position's move.
+        if let Some(prior) = g.prior.take() {
+            let fits = |p: &Position| t.get(1).is_some_and(|m| p.parse_usi_move(m).is_ok());
+            if !fits(&g.pos) && fits(&prior) {
+                g.pos = prior;
+            }
+        }
         let ctx = || format!("{line}\n(go: {}; position {})", g.line, g.pos.to_sfen());
         if g.mate {
             return Err(format!("bestmove for go mate (a checkmate line was due): {}", ctx()));

@@ -1816,8 +1816,10 @@ impl Gen {
                 };
                 let hi = cap.map_or(*hi, |c| c.min(*hi));
                 let (lo, hi) = (*lo, hi.max(*lo));
-                Some(match self.rng.below(10) {
-                    0..=4 => (lo + (self.rng.next() as i128).rem_euclid(hi - lo + 1)).to_string(),
+                Some(match self.rng.below(11) {
+                    0..=3 => (lo + (self.rng.next() as i128).rem_euclid(hi - lo + 1)).to_string(),
+                    // Small values matter most (DepthLimit 1, MaxMovesToDraw 3, ...).
+                    4 | 10 => (lo + self.rng.below(17) as i128).min(hi).to_string(),
                     5 => lo.to_string(),
                     6 => hi.to_string(),
                     7 if cap.is_none() => self.rng.pick(EXTREMES).to_string(),
@@ -2097,7 +2099,7 @@ fn env_u64(name: &str) -> Option<u64> {
 fn fuzz_quick() {
     let start = Instant::now();
     let mut total = Stats::default();
-    let mut seeds: Vec<u64> = (0..6).map(|i| 0x4b61_6e61_6d65_0000 + i).collect();
+    let mut seeds: Vec<u64> = (0..8).map(|i| 0x4b61_6e61_6d65_0000 + i).collect();
     seeds.extend(REGRESSION_SEEDS.iter().filter(|s| !seeds.contains(s)).collect::<Vec<_>>());
     for &seed in &seeds {
         total += run_stream(seed, QUICK);

@@ -392,15 +392,9 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Parsed, String> {
             }
         }
         Kind::Spin { min, max, .. } => {
-            let n: i128 = raw
-                .parse()
-                .map_err(|_| format!("option {} takes an integer {min}..{max}, not '{shown}'", spec.name))?;
-            let clamped = n.clamp(min as i128, max as i128) as i64;
-            if clamped as i128 != n {
-                warning =
-                    Some(format!("option {} value {shown} is out of range {min}..{max}; using {clamped}", spec.name));
-            }
-            Value::Int(clamped)
+            let (n, w) = parse_spin(spec.name, raw, min, max)?;
+            warning = w;
+            Value::Int(n)
         }
         Kind::Combo { vars, .. } => match vars.iter().find(|v| v.eq_ignore_ascii_case(raw)) {
             Some(v) => Value::Text(v.to_string()),
@@ -424,20 +418,19 @@ fn parse_tunable(name: &str, value: Option<&str>) -> Result<Parsed, String> {
     let unknown = || format!("unknown option '{}'", crate::ascii(name, 40));
     let t = Tunable::by_option(name).ok_or_else(unknown)?;
     let index = TUNABLES.iter().position(|x| x.name == t.name).ok_or_else(unknown)?;
-    let raw = value.unwrap_or("").trim();
-    let (min, max) = (t.min, t.max);
-    let n: i128 = raw.parse().map_err(|_| {
-        format!("option {} takes an integer {min}..{max}, not '{}'", t.option_name(), crate::ascii(raw, 40))
-    })?;
-    let clamped = n.clamp(min as i128, max as i128) as i32;
-    let warning = (clamped as i128 != n).then(|| {
-        format!(
-            "option {} value {} is out of range {min}..{max}; using {clamped}",
-            t.option_name(),
-            crate::ascii(raw, 40)
-        )
-    });
-    Ok(Parsed { name: TUNE, value: Value::Tuned(index, clamped), warning })
+    let (n, warning) = parse_spin(&t.option_name(), value.unwrap_or("").trim(), t.min.into(), t.max.into())?;
+    Ok(Parsed { name: TUNE, value: Value::Tuned(index, n as i32), warning })
+}
+
+/// A spin value of option `name`: an integer clamped into `min..=max`, with a warning when
+/// it had to be clamped. Errors are sentences for `info string error:`.
+fn parse_spin(name: &str, raw: &str, min: i64, max: i64) -> Result<(i64, Option<String>), String> {
+    let shown = crate::ascii(raw, 40);
+    let n: i128 = raw.parse().map_err(|_| format!("option {name} takes an integer {min}..{max}, not '{shown}'"))?;
+    let clamped = n.clamp(min as i128, max as i128) as i64;
+    let warning = (clamped as i128 != n)
+        .then(|| format!("option {name} value {shown} is out of range {min}..{max}; using {clamped}"));
+    Ok((clamped, warning))
 }
 
 /// `Parsed::name` of every `Tune_*` option.

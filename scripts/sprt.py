@@ -62,7 +62,10 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     names; `--resign-cp 0` turns all of this off. Draw adjudication: only by ply count
     (`max_plies`, counted from the start position including the opening, adjudicated as
     DRAW_BY_MAX_PLIES); shogiarena also sets the engines' `MaxMovesToDraw` to the same
-    value (Kaname declares that option). There is no score-based draw adjudication.
+    value (Kaname declares that option); an engine without it (Fairy-Stockfish, gpsusi)
+    fails to start that way, so `--no-max-plies-sync` turns the syncing off for both
+    engines (shogiarena's `sync_max_plies_with_engine: false`; the runner still draws at
+    max_plies). There is no score-based draw adjudication.
   * Repetition: shogiarena's default (`repetition_occurrences_to_draw: 2`) draws at the
     first repetition and does not detect perpetual check; this wrapper sets 4 (the real
     rule: sennichite draw, perpetual check loses), see --repetition.
@@ -173,6 +176,7 @@ def build_config(args, out):
         "resign_two_sided": not args.resign_one_sided,
         "enable_max_plies": args.max_plies > 0,
         "max_plies": args.max_plies if args.max_plies > 0 else None,
+        "sync_max_plies_with_engine": not args.no_max_plies_sync,
     }
     config = {
         "experiment_name": out.name or "sprt",
@@ -408,6 +412,9 @@ def main():
     ap.add_argument("--resign-one-sided", action="store_true",
                     help="only the losing engine's own score counts (default: both engines must agree)")
     ap.add_argument("--max-plies", type=int, default=320, help="draw after this many plies, 0 = off (default 320)")
+    ap.add_argument("--no-max-plies-sync", action="store_true",
+                    help="do not set the engines' MaxMovesToDraw/Draw_Ply to --max-plies "
+                         "(needed for engines that lack those options, e.g. fairy-stockfish, gpsusi)")
     ap.add_argument("--repetition", type=int, choices=[2, 3, 4], default=4,
                     help="occurrences for a repetition draw; 4 also detects perpetual check (default 4)")
     ap.add_argument("--usi-log", action="store_true", help="keep USI transcripts (logging.usi_transcript)")

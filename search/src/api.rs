@@ -1,6 +1,7 @@
 //! The facade the USI front end drives: `Searcher` owns the transposition table and the
 //! worker threads, runs searches in the background and reports through callbacks.
 
+use crate::mate::{MateProgress, MateQuery, MateResult};
 use crate::protocol::{DoneSink, Info, InfoSink, Limits, Options, SearchResult};
 use crate::search::Worker;
 use crate::shared::Control;
@@ -9,8 +10,24 @@ use crate::tt::TranspositionTable;
 use crate::types::*;
 use engine::Position;
 use parking_lot::Mutex;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+/// Receives the mate solver's progress (about once a second) during `Searcher::start_mate`.
+pub type MateProgressSink = Box<dyn FnMut(MateProgress) + Send>;
+/// Receives the answer of `Searcher::start_mate`, exactly once.
+pub type MateDoneSink = Box<dyn FnOnce(MateResult) + Send>;
+
+/// What `Searcher::prepare` mapped: the hash table's size asked for and got, in MiB (smaller
+/// than asked when the machine could not map that much: the largest halving it could).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// `Options::hash_mb` (at least 1).
+    pub hash_mb_asked: usize,
+    /// The table's size.
+    pub hash_mb: usize,
+}
 
 /// The search engine: owns the transposition table and the worker threads.
 pub struct Searcher {
@@ -74,10 +91,12 @@ impl Searcher {
     }
 
     /// Heavy initialisation for `isready`: (re)allocates the hash table and the per-thread
-    /// statistics to match the options. Does nothing while a search runs.
-    pub fn prepare(&mut self) {
+    /// statistics to match the options, and says what it mapped. Changes nothing while a search
+    /// runs.
+    pub fn prepare(&mut self) -> Prepared {
+        let prepared = Prepared { hash_mb_asked: self.options.hash_mb.max(1), hash_mb: self.tt.size_mb() };
         if self.is_searching() {
-            return;
+            return prepared;
         }
         self.wait();
         let mb = self.options.hash_mb.max(1);
@@ -98,6 +117,7 @@ impl Searcher {
         for w in workers.iter_mut() {
             w.use_net(net.clone());
         }
+        Prepared { hash_mb: self.tt.size_mb(), ..prepared }
     }
 
     /// A fresh table of `hash_mb` MiB, or the largest halving of it the machine can map.
@@ -158,6 +178,38 @@ impl Searcher {
                     on_done(result);
                 })
                 .expect("spawn search thread"),
+        );
+    }
+
+    /// Starts `go mate` on `pos` in the background: the mate solver with a table of
+    /// `Options::mate_hash_mb`, for `time_ms` (`None`: until `stop`). It is a job like a search:
+    /// `stop` ends it, `is_searching` and `wait` see it, and `on_done` is called exactly once
+    /// (with `Timeout` if the solver panicked).
+    pub fn start_mate(
+        &mut self,
+        pos: Position,
+        time_ms: Option<u64>,
+        mut on_progress: MateProgressSink,
+        on_done: MateDoneSink,
+    ) {
+        self.wait();
+        self.control = Arc::new(Control::new(&pos, &Limits::default(), &self.options));
+        let control = self.control.clone();
+        let query = MateQuery::new(self.options.mate_hash_mb).time(time_ms);
+        self.handle = Some(
+            std::thread::Builder::new()
+                .name("mate".into())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn(move || {
+                    let query = query.stop(&control.stop);
+                    let result = catch_unwind(AssertUnwindSafe(|| query.solve(&pos, Some(&mut *on_progress)).result))
+                        .unwrap_or_else(|_| {
+                            log::error!("the mate solver panicked");
+                            MateResult::Timeout
+                        });
+                    on_done(result);
+                })
+                .expect("spawn mate thread"),
         );
     }
 

@@ -3,6 +3,7 @@
 //! histories over the shared transposition table, the main thread reporting and watching the
 //! clock; the move played comes from a vote weighted by score and completed depth.
 
+use crate::mate::{MateQuery, MateResult};
 use crate::protocol::{BestMove, Bound, Info, InfoSink, Limits, Options, Score, SearchResult};
 use crate::search::Worker;
 use crate::shared::{Control, Shared};
@@ -13,10 +14,14 @@ use parking_lot::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// The result when the side to move wins by rule at once: under a point rule `BestMove::Win`
-/// (`bestmove win`), under the try rule the try itself, the king's move (YaneuraOu answers
-/// both so).
-pub fn declaration_result(pos: &Position, rule: EnteringKingRule) -> Option<SearchResult> {
+/// The result a `go` gets without searching: the root checks every search makes first. With
+/// no legal move the side to move has lost (`BestMove::Resign`); when it wins by rule at once,
+/// under a point rule it declares (`BestMove::Win`, `bestmove win`), under the try rule it
+/// plays the try itself, the king's move (YaneuraOu answers both so).
+pub fn immediate_result(pos: &Position, rule: EnteringKingRule) -> Option<SearchResult> {
+    if !pos.has_legal_move() {
+        return Some(SearchResult { best: BestMove::Resign, ponder: None });
+    }
     if !pos.declaration_win(rule) {
         return None;
     }
@@ -27,8 +32,8 @@ pub fn declaration_result(pos: &Position, rule: EnteringKingRule) -> Option<Sear
     Some(SearchResult { best, ponder: None })
 }
 
-/// The whole search of one `go`: root checks (no legal move, declaration), the threads, the
-/// resign decision and the ponder move.
+/// The whole search of one `go`: root checks (`immediate_result`, a quick mate), the threads,
+/// the resign decision and the ponder move.
 pub fn search_root(
     pos: &Position,
     limits: &Limits,
@@ -38,14 +43,11 @@ pub fn search_root(
     control: &Control,
     mut on_info: InfoSink,
 ) -> SearchResult {
-    let mut legal = MoveList::new();
-    generate_legal(pos, &mut legal);
-    if legal.is_empty() {
-        return SearchResult { best: BestMove::Resign, ponder: None };
-    }
-    if let Some(result) = declaration_result(pos, options.entering_king_rule) {
+    if let Some(result) = immediate_result(pos, options.entering_king_rule) {
         return result;
     }
+    let mut legal = MoveList::new();
+    generate_legal(pos, &mut legal);
     let root_moves: Vec<Move> = if limits.searchmoves.is_empty() {
         legal.iter().copied().collect()
     } else {
@@ -92,6 +94,9 @@ pub fn search_root(
     SearchResult { best: BestMove::Move(best_move), ponder }
 }
 
+/// The mate table of the root probe: its budget is at most 100,000 nodes.
+const ROOT_MATE_HASH_MB: usize = 4;
+
 /// A budgeted df-pn at the root: a forced mate that alpha-beta could not see in time is still
 /// played, and reported as `score mate N` with its line.
 fn root_mate(
@@ -109,8 +114,8 @@ fn root_mate(
     // The shortest mate, not the first one proved: a longer proof may start with a check that
     // returns to an earlier position, and replaying it move after move is a perpetual check,
     // which loses. Along shortest mates the distance falls with every move, so they never cycle.
-    let report = crate::mate::solve_mate_nodes_or_stop(pos, nodes, 4, true, Some(stop));
-    let crate::mate::MateResult::Mate(line) = report.result else { return None };
+    let report = MateQuery::new(ROOT_MATE_HASH_MB).nodes(nodes).stop(stop).solve(pos, None);
+    let MateResult::Mate(line) = report.result else { return None };
     if !root_moves.contains(&line[0]) {
         return None;
     }

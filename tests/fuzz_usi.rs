@@ -37,7 +37,7 @@
 //! move, a broken mate line or a dead search with a safe answer, and logs an error: the
 //! fuzzer counts that as a failure).
 //!
-//! **The engine's position.** The fuzzer reads the byte stream as `session::read_line` does
+//! **The engine's position.** The fuzzer reads the byte stream as `reader::read_line` does
 //! (lines end at LF, one CR before it is dropped, lossy UTF-8, a line over `MAX_LINE` bytes is
 //! ignored, an unfinished last line counts at EOF), and applies `position` exactly as
 //! README "USI support" specifies it, with the `engine` crate: `startpos` (text after it
@@ -79,9 +79,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// `session::MAX_LINE`: a longer line is dropped whole (and reported).
+/// `reader::MAX_LINE`: a longer line is dropped whole (and reported).
 const MAX_LINE: usize = 16 << 20;
-/// `session::TOO_LONG`: the session takes a line starting with this for its too-long report.
+/// `reader::TOO_LONG`: the session takes a line starting with this for its too-long report.
 const TOO_LONG: &str = "\u{0}line-too-long";
 /// Extra commands that answer people, not USI: never sent.
 const HUMAN_COMMANDS: &[&str] = &["d", "eval", "perft", "bench", "help"];
@@ -286,7 +286,7 @@ enum Seen {
     TooLong,
 }
 
-/// Cuts the byte stream into lines as `session::read_line` does.
+/// Cuts the byte stream into lines as `reader::read_line` does.
 #[derive(Default)]
 struct Splitter {
     partial: Vec<u8>,

@@ -188,7 +188,7 @@ fn graph_path(v: &str) -> Result<PathBuf, String> {
 /// Searches `pos` to `limits` (a finished game is not searched: mated, or a declaration win).
 fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Searched {
     let decided = |score| Searched { best: None, score, depth: 0, seldepth: 0, nodes: 0, pv: vec![], lines: vec![] };
-    match crate::session::trivial_result(pos, searcher.options().entering_king_rule).map(|r| r.best) {
+    match search::immediate_result(pos, searcher.options().entering_king_rule).map(|r| r.best) {
         // A declaration, or under the try rule the try: the side to move wins at once.
         Some(BestMove::Win | BestMove::Move(_)) => return decided(Score::Mate(1)),
         Some(_) => return decided(Score::Mate(0)),
@@ -226,7 +226,7 @@ fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> 
 /// first iteration reported nothing: the static evaluation stands in, at depth 0.
 fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>) -> Searched {
     let mut lines: Vec<(Score, Vec<Move>, &Info)> =
-        lines.values().map(|i| (Score::from_search(i.score), crate::legal_prefix(pos, &i.pv), i)).collect();
+        lines.values().map(|i| (Score::from_search(i.score), crate::lines::legal_prefix(pos, &i.pv), i)).collect();
     lines.retain(|(_, pv, _)| !pv.is_empty());
     if let Some(k) = lines.iter().position(|(_, pv, _)| pv.first() == best.as_ref()) {
         lines[..=k].rotate_right(1);

@@ -7,10 +7,12 @@ mod bench;
 mod book;
 mod gensfen;
 mod graph;
+mod lines;
 mod makebook;
 mod options;
 mod output;
 mod parse;
+mod reader;
 mod record;
 mod session;
 mod tools;
@@ -27,23 +29,6 @@ pub fn ascii(text: &str, max: usize) -> String {
         s.push_str("...");
     }
     s
-}
-
-/// The moves of `line` up to the first one that is not legal where it is played: the guard
-/// on every PV the front end prints or writes. (The search's PVs are legal since e9094c5; a
-/// stale tail once slipped through on a root fail low, so the guard stays and logs a cut.)
-pub fn legal_prefix(pos: &engine::Position, line: &[engine::Move]) -> Vec<engine::Move> {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        if !p.is_legal(m) {
-            log::error!("PV move {m} is illegal in {}; PV cut", p.to_sfen());
-            break;
-        }
-        p.do_move(m);
-        out.push(m);
-    }
-    out
 }
 
 /// The `help` text (also `kaname --help`).
@@ -184,8 +169,8 @@ fn cli_go(args: &[&str]) {
     }
     let out = Arc::new(Output::stdout());
     let settings = options::Settings::default();
-    if let Some(r) = session::trivial_result(&pos, settings.search.entering_king_rule) {
-        out.line(&session::bestmove_line(&pos, &r));
+    if let Some(r) = search::immediate_result(&pos, settings.search.entering_king_rule) {
+        out.line(&lines::bestmove_line(&pos, &r));
         return;
     }
     let mut searcher = search::Searcher::new();
@@ -199,18 +184,18 @@ fn cli_go(args: &[&str]) {
     searcher.start(
         pos.clone(),
         limits,
-        Box::new(move |info| info_out.line(&session::info_line(&info_pos, &info))),
+        Box::new(move |info| info_out.line(&lines::info_line(&info_pos, &info))),
         Box::new(move |r| {
             let _ = tx.send(r);
         }),
     );
     let timeout = Duration::from_millis(movetime.saturating_add(10_000));
     match rx.recv_timeout(timeout) {
-        Ok(r) => out.line(&session::bestmove_line(&pos, &r)),
+        Ok(r) => out.line(&lines::bestmove_line(&pos, &r)),
         Err(_) => {
             searcher.stop();
             match rx.recv_timeout(Duration::from_secs(5)) {
-                Ok(r) => out.line(&session::bestmove_line(&pos, &r)),
+                Ok(r) => out.line(&lines::bestmove_line(&pos, &r)),
                 Err(_) => {
                     eprintln!("kaname: the search did not finish");
                     std::process::exit(1);
@@ -241,7 +226,8 @@ fn main() {
             let out = Arc::new(Output::stdout());
             let mut session = session::Session::new(out);
             session.set_tuning(args.first() == Some(&"--tune"));
-            session::spawn_reader(session.sender());
+            let tx = session.sender();
+            reader::spawn(move |line| tx.send(line.map_or(session::Event::Eof, session::Event::Line)).is_ok());
             session.run();
             // Search threads may still be parked; stdout is flushed line by line.
             std::process::exit(0);

@@ -593,7 +593,7 @@ pub fn run(a: &Args, net: Option<Arc<eval::nnue::Network>>) -> Result<(), String
             break;
         }
         let wave: Vec<Position> =
-            wave.into_iter().filter(|p| crate::session::trivial_result(p, rule).is_none()).take(room).collect();
+            wave.into_iter().filter(|p| search::immediate_result(p, rule).is_none()).take(room).collect();
         let todo: Vec<Position> =
             wave.iter().filter(|p| !journal.contains_key(&book::key(&p.to_sfen()).unwrap())).cloned().collect();
         reused += wave.len() - todo.len();

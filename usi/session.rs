@@ -4,17 +4,17 @@
 //! `ponderhit` under `go infinite`/`go ponder`, `stop` obeyed at once, `readyok` at any time.
 
 use crate::book::{self, Book};
+use crate::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line};
 use crate::options::{self, Settings, Value};
 use crate::output::Output;
 use crate::parse;
+use crate::reader::{MAX_LINE, TOO_LONG};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use engine::{Move, MoveList, Position};
-use search::{BestMove, Info, Limits, MateResult, Score, SearchResult, Searcher};
-use std::io::BufRead;
+use engine::{Move, Position};
+use search::{BestMove, Info, Limits, MateProgress, MateResult, SearchResult, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// What the loop receives.
@@ -24,84 +24,9 @@ pub enum Event {
     Line(String),
     /// stdin is closed.
     Eof,
-    /// The search with this id has printed its `bestmove`.
-    SearchDone(u64),
-    /// The mate search with this id has printed its `checkmate`.
-    MateDone(u64),
+    /// The job (a search or a mate search) with this id has printed its result line.
+    Done(u64),
 }
-
-/// Longest line kept; the rest of a longer line is discarded and the line reported.
-pub const MAX_LINE: usize = 16 << 20;
-
-/// Reads stdin as bytes on its own thread and sends each line to the loop.
-pub fn spawn_reader(tx: Sender<Event>) {
-    std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            let mut r = stdin.lock();
-            loop {
-                match read_line(&mut r, MAX_LINE) {
-                    Ok(Some(line)) => {
-                        if tx.send(Event::Line(line)).is_err() {
-                            return;
-                        }
-                    }
-                    Ok(None) => break,
-                    Err(e) => {
-                        log::error!("reading stdin: {e}");
-                        break;
-                    }
-                }
-            }
-            let _ = tx.send(Event::Eof);
-        })
-        .expect("spawning the stdin thread");
-}
-
-/// One line as lossy UTF-8 without `\n`/`\r\n`; `None` at end of input. Bytes past `max` are
-/// dropped and the line gets a marker the session reports.
-pub fn read_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<String>> {
-    let mut buf = Vec::new();
-    let mut dropped = 0usize;
-    let mut any = false;
-    loop {
-        let avail = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            if !any {
-                return Ok(None);
-            }
-            break;
-        }
-        any = true;
-        let (chunk, used, end) = match avail.iter().position(|&b| b == b'\n') {
-            Some(i) => (&avail[..i], i + 1, true),
-            None => (avail, avail.len(), false),
-        };
-        let room = max.saturating_sub(buf.len());
-        let take = room.min(chunk.len());
-        buf.extend_from_slice(&chunk[..take]);
-        dropped += chunk.len() - take;
-        r.consume(used);
-        if end {
-            break;
-        }
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    let mut s = String::from_utf8_lossy(&buf).into_owned();
-    if dropped > 0 {
-        s = format!("{TOO_LONG} {dropped}");
-    }
-    Ok(Some(s))
-}
-
-const TOO_LONG: &str = "\u{0}line-too-long";
 
 /// Makes sure one `go` produces one result line, whoever gets there first.
 #[derive(Clone)]
@@ -146,25 +71,22 @@ impl Ticket {
     }
 }
 
+/// What the session is doing: one job at a time.
 enum Job {
     Idle,
-    /// The Searcher runs.
-    Search {
+    /// The Searcher runs a search (`go`) or the mate solver (`go mate`).
+    Running {
         id: u64,
         ticket: Ticket,
         pos: Box<Position>,
+        /// `go mate`: the result line is `checkmate ...`.
+        mate: bool,
+        /// No result before `stop` or `ponderhit` (`infinite` or `ponder`).
         waiting: bool,
         ponder: bool,
         /// Under `Stochastic_Ponder`: the `go` arguments (without `ponder`) to search the
         /// position sent with at `ponderhit`.
         restart: Option<Vec<String>>,
-    },
-    /// The mate solver runs on `handle`.
-    Mate {
-        id: u64,
-        ticket: Ticket,
-        stop: Arc<AtomicBool>,
-        handle: JoinHandle<()>,
     },
     /// A result the front end produced itself (no legal move, declaration win, a dead search),
     /// held until `stop`/`ponderhit`.
@@ -250,74 +172,6 @@ pub enum Flow {
     Quit,
 }
 
-/// `bestmove ...` for a result, checked against the root position: an illegal move is
-/// replaced by a legal one, an illegal ponder move dropped.
-pub fn bestmove_line(pos: &Position, r: &SearchResult) -> String {
-    let mut legal = MoveList::new();
-    engine::generate_legal(pos, &mut legal);
-    match r.best {
-        BestMove::Resign => "bestmove resign".into(),
-        BestMove::Win => "bestmove win".into(),
-        BestMove::Move(m) => {
-            let m = if legal.contains(m) {
-                m
-            } else {
-                log::error!("the search returned the illegal move {m}; replaced");
-                match legal.iter().next() {
-                    Some(&l) => l,
-                    None => return "bestmove resign".into(),
-                }
-            };
-            let mut line = format!("bestmove {m}");
-            if let Some(p) = r.ponder {
-                let mut after = pos.clone();
-                after.do_move(m);
-                let mut replies = MoveList::new();
-                engine::generate_legal(&after, &mut replies);
-                if replies.contains(p) {
-                    line.push_str(&format!(" ponder {p}"));
-                } else {
-                    log::error!("the search returned the illegal ponder move {p}; dropped");
-                }
-            }
-            line
-        }
-    }
-}
-
-/// `info ...` for a search progress report (`pv` last; the PV is cut at an illegal move).
-pub fn info_line(pos: &Position, info: &Info) -> String {
-    let mut s = format!("info depth {} seldepth {} multipv {} score ", info.depth, info.seldepth, info.multipv);
-    match info.score {
-        Score::Cp(v) => s.push_str(&format!("cp {v}")),
-        Score::Mate(n) => s.push_str(&format!("mate {n}")),
-    }
-    match info.bound {
-        search::Bound::Exact => {}
-        search::Bound::Lower => s.push_str(" lowerbound"),
-        search::Bound::Upper => s.push_str(" upperbound"),
-    }
-    s.push_str(&format!(" time {} nodes {} nps {} hashfull {}", info.time_ms, info.nodes, info.nps, info.hashfull));
-    if !info.pv.is_empty() {
-        s.push_str(" pv");
-        for m in crate::legal_prefix(pos, &info.pv) {
-            s.push_str(&format!(" {m}"));
-        }
-    }
-    s
-}
-
-/// A result the front end decides without searching: no legal move, a declaration win
-/// (`BestMove::Win`), or under the try rule the try (the king's move).
-pub fn trivial_result(pos: &Position, rule: engine::EnteringKingRule) -> Option<SearchResult> {
-    let mut legal = MoveList::new();
-    engine::generate_legal(pos, &mut legal);
-    if legal.is_empty() {
-        return Some(SearchResult { best: BestMove::Resign, ponder: None });
-    }
-    search::declaration_result(pos, rule)
-}
-
 /// The position before the last move of `pos` (a null move included), or `None` when `pos`
 /// has no move history.
 pub fn before_last_move(pos: &Position) -> Option<Position> {
@@ -331,36 +185,6 @@ pub fn before_last_move(pos: &Position) -> Option<Position> {
         m => p.undo_move(m),
     }
     Some(p)
-}
-
-/// The checkmate line for a mate result, checked: every move legal, attacker moves check, the
-/// final position mated. A broken line is reported as `checkmate timeout`.
-pub fn checkmate_line(pos: &Position, r: &MateResult) -> String {
-    match r {
-        MateResult::NoMate => "checkmate nomate".into(),
-        MateResult::Timeout => "checkmate timeout".into(),
-        MateResult::Mate(moves) => {
-            let mut p = pos.clone();
-            let mut ok = !moves.is_empty();
-            for (i, &m) in moves.iter().enumerate() {
-                let mut legal = MoveList::new();
-                engine::generate_legal(&p, &mut legal);
-                if !legal.contains(m) || (i % 2 == 0 && !p.gives_check(m)) {
-                    ok = false;
-                    break;
-                }
-                p.do_move(m);
-            }
-            let mut legal = MoveList::new();
-            engine::generate_legal(&p, &mut legal);
-            if !ok || !legal.is_empty() || !p.in_check() {
-                log::error!("the mate solver returned a broken line; reporting timeout");
-                return "checkmate timeout".into();
-            }
-            let text: Vec<String> = moves.iter().map(Move::to_string).collect();
-            format!("checkmate {}", text.join(" "))
-        }
-    }
 }
 
 impl Session {
@@ -425,17 +249,10 @@ impl Session {
                     log::info!("end of input");
                     break;
                 }
-                Event::SearchDone(id) => {
-                    if matches!(&self.job, Job::Search { id: j, .. } if *j == id) {
+                Event::Done(id) => {
+                    if matches!(&self.job, Job::Running { id: j, .. } if *j == id) {
                         self.searcher.wait();
                         self.job = Job::Idle;
-                    }
-                }
-                Event::MateDone(id) => {
-                    if matches!(&self.job, Job::Mate { id: j, .. } if *j == id) {
-                        if let Job::Mate { handle, .. } = std::mem::replace(&mut self.job, Job::Idle) {
-                            let _ = handle.join();
-                        }
                     }
                 }
             }
@@ -451,16 +268,12 @@ impl Session {
             Job::Held { line, ticket, .. } => {
                 ticket.emit(&line);
             }
-            Job::Search { id, ticket, pos, .. } => {
+            Job::Running { id, ticket, pos, mate, .. } => {
                 self.searcher.stop();
-                if !self.wait_for(|e| matches!(e, Event::SearchDone(i) if *i == id), deadline) && !ticket.fired() {
+                if !self.wait_for(|e| matches!(e, Event::Done(i) if *i == id), deadline) && !ticket.fired() {
                     log::error!("the search did not stop in time");
-                    ticket.emit(&fallback_line(&pos));
+                    ticket.emit(&fallback_line(&pos, mate));
                 }
-            }
-            Job::Mate { id, stop, .. } => {
-                stop.store(true, Ordering::SeqCst);
-                self.wait_for(|e| matches!(e, Event::MateDone(i) if *i == id), deadline);
             }
         }
     }
@@ -477,19 +290,21 @@ impl Session {
 
     /// A search thread that ended without a result (a panic) must not leave the GUI waiting.
     fn check_search_alive(&mut self) {
-        let Job::Search { ticket, .. } = &self.job else {
+        let Job::Running { ticket, .. } = &self.job else {
             return;
         };
         if ticket.fired() || self.searcher.is_searching() {
             return;
         }
         self.searcher.wait();
-        if let Job::Search { ticket, pos, waiting, ponder, restart, .. } = std::mem::replace(&mut self.job, Job::Idle) {
+        if let Job::Running { ticket, pos, mate, waiting, ponder, restart, .. } =
+            std::mem::replace(&mut self.job, Job::Idle)
+        {
             if ticket.fired() {
                 return;
             }
             log::error!("the search ended without a result");
-            let line = fallback_line(&pos);
+            let line = fallback_line(&pos, mate);
             if waiting {
                 self.job = Job::Held { line, ticket, ponder, restart };
             } else {
@@ -501,19 +316,9 @@ impl Session {
     /// A job whose result line is out is over, even if its done event is still queued (the
     /// GUI may answer the `bestmove` before the loop sees the event).
     fn reap(&mut self) {
-        let over = match &self.job {
-            Job::Search { ticket, .. } => ticket.fired(),
-            Job::Mate { ticket, .. } => ticket.fired(),
-            _ => false,
-        };
-        if over {
-            match std::mem::replace(&mut self.job, Job::Idle) {
-                Job::Search { .. } => self.searcher.wait(),
-                Job::Mate { handle, .. } => {
-                    let _ = handle.join();
-                }
-                _ => {}
-            }
+        if matches!(&self.job, Job::Running { ticket, .. } if ticket.fired()) {
+            self.job = Job::Idle;
+            self.searcher.wait();
         }
     }
 
@@ -626,23 +431,22 @@ impl Session {
         let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(0);
         let searcher = &mut self.searcher;
         let (book, settings, book_out) = (&mut self.book, &self.settings, &*self.out);
-        std::thread::scope(|s| {
+        let mapped = std::thread::scope(|s| {
             s.spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(Duration::from_secs(5)) {
                     out.line("");
                 }
             });
-            searcher.prepare();
+            let mapped = searcher.prepare();
             book.load(book_out, settings);
             drop(done_tx);
+            mapped
         });
-        let o = &self.settings.search;
         self.prepared = Some(self.prepared_key());
-        let mate_mb = o.mate_hash_mb.max(1);
-        for (name, asked, got) in [
-            ("USI_Hash", o.hash_mb.max(1), self.searcher.hash_mb_in_use()),
-            ("MateHash", mate_mb, search::mappable_mb(mate_mb)),
-        ] {
+        let mate_mb = self.settings.search.mate_hash_mb.max(1);
+        for (name, asked, got) in
+            [("USI_Hash", mapped.hash_mb_asked, mapped.hash_mb), ("MateHash", mate_mb, search::mappable_mb(mate_mb))]
+        {
             if got < asked {
                 self.out.info_string(&format!(
                     "{name} {asked} MiB is more memory than this machine can map; using {got} MiB"
@@ -716,17 +520,13 @@ impl Session {
             Job::Held { line, ticket, .. } => {
                 ticket.emit(&line);
             }
-            Job::Search { ticket, pos, .. } => {
+            Job::Running { ticket, pos, mate, .. } => {
                 self.searcher.stop();
                 self.searcher.wait();
                 if !ticket.fired() {
                     log::error!("the search ended without a result");
-                    ticket.emit(&fallback_line(&pos));
+                    ticket.emit(&fallback_line(&pos, mate));
                 }
-            }
-            Job::Mate { stop, handle, .. } => {
-                stop.store(true, Ordering::SeqCst);
-                let _ = handle.join();
             }
         }
     }
@@ -760,7 +560,8 @@ impl Session {
         };
         let ticket = Ticket::new(&self.out);
         let waiting = limits.infinite || limits.ponder;
-        let mut line = trivial_result(&pos, self.settings.search.entering_king_rule).map(|r| bestmove_line(&pos, &r));
+        let rule = self.settings.search.entering_king_rule;
+        let mut line = search::immediate_result(&pos, rule).map(|r| bestmove_line(&pos, &r));
         // The book answers at once, except under `go infinite` (analysis wants a search).
         if line.is_none() && !limits.infinite && self.settings.own_book {
             self.book.load(&self.out, &self.settings);
@@ -847,54 +648,47 @@ impl Session {
         let tx = self.tx.clone();
         let on_done = Box::new(move |r: SearchResult| {
             done_ticket.emit(&bestmove_line(&done_pos, &r));
-            let _ = tx.send(Event::SearchDone(id));
+            let _ = tx.send(Event::Done(id));
         });
         let waiting = limits.infinite || limits.ponder;
         let ponder = limits.ponder;
-        self.job = Job::Search { id, ticket, pos: Box::new(pos.clone()), waiting, ponder, restart };
+        self.job = Job::Running { id, ticket, pos: Box::new(pos.clone()), mate: false, waiting, ponder, restart };
         self.searcher.start(pos, limits, on_info, on_done);
     }
 
     fn start_mate(&mut self, id: u64, pos: Position, time: Option<u64>) {
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread_stop = stop.clone();
+        self.searcher.set_options(&self.settings.search);
         let out = self.out.clone();
-        let tx = self.tx.clone();
-        let hash_mb = self.settings.search.mate_hash_mb;
+        let on_progress = Box::new(move |p: MateProgress| {
+            let nps = crate::bench::nps(p.nodes, p.time_ms);
+            out.line(&format!("info nodes {} nps {nps} time {}", p.nodes, p.time_ms));
+        });
         let ticket = Ticket::new(&self.out);
-        let thread_ticket = ticket.clone();
-        let handle = std::thread::Builder::new()
-            .name("mate".into())
-            .spawn(move || {
-                let start = Instant::now();
-                let r = catch_unwind(AssertUnwindSafe(|| {
-                    let mut progress = |p: search::MateProgress| {
-                        out.line(&format!(
-                            "info nodes {} nps {} time {}",
-                            p.nodes,
-                            crate::bench::nps(p.nodes, p.time_ms),
-                            p.time_ms
-                        ));
-                    };
-                    search::solve_mate(&pos, time, hash_mb, &thread_stop, &mut progress)
-                }));
-                let r = r.unwrap_or_else(|_| {
-                    log::error!("the mate solver panicked");
-                    MateResult::Timeout
-                });
-                log::debug!("go mate took {} ms", start.elapsed().as_millis());
-                thread_ticket.emit(&checkmate_line(&pos, &r));
-                let _ = tx.send(Event::MateDone(id));
-            })
-            .expect("spawning the mate thread");
-        self.job = Job::Mate { id, ticket, stop, handle };
+        let done_ticket = ticket.clone();
+        let done_pos = pos.clone();
+        let tx = self.tx.clone();
+        let start = Instant::now();
+        let on_done = Box::new(move |r: MateResult| {
+            log::debug!("go mate took {} ms", start.elapsed().as_millis());
+            done_ticket.emit(&checkmate_line(&done_pos, &r));
+            let _ = tx.send(Event::Done(id));
+        });
+        self.job = Job::Running {
+            id,
+            ticket,
+            pos: Box::new(pos.clone()),
+            mate: true,
+            waiting: false,
+            ponder: false,
+            restart: None,
+        };
+        self.searcher.start_mate(pos, time, on_progress, on_done);
     }
 
     fn cmd_stop(&mut self) {
         match &self.job {
             Job::Idle => log::debug!("stop while idle: ignored"),
-            Job::Search { .. } => self.searcher.stop(),
-            Job::Mate { stop, .. } => stop.store(true, Ordering::SeqCst),
+            Job::Running { .. } => self.searcher.stop(),
             Job::Held { .. } => {
                 if let Job::Held { line, ticket, .. } = std::mem::replace(&mut self.job, Job::Idle) {
                     ticket.emit(&line);
@@ -906,7 +700,7 @@ impl Session {
     fn cmd_ponderhit(&mut self, args: &[&str]) {
         let stochastic = matches!(
             &self.job,
-            Job::Search { ponder: true, restart: Some(_), .. } | Job::Held { ponder: true, restart: Some(_), .. }
+            Job::Running { ponder: true, restart: Some(_), .. } | Job::Held { ponder: true, restart: Some(_), .. }
         );
         if stochastic {
             self.stochastic_ponderhit(args);
@@ -918,7 +712,7 @@ impl Session {
             self.out.error(&p);
         }
         match &mut self.job {
-            Job::Search { ponder: p @ true, waiting, .. } => {
+            Job::Running { ponder: p @ true, waiting, .. } => {
                 *p = false;
                 *waiting = false;
                 self.searcher.ponderhit(limits);
@@ -938,7 +732,7 @@ impl Session {
     /// (YaneuraOu repeats its last `position` and `go` without `ponder`).
     fn stochastic_ponderhit(&mut self, args: &[&str]) {
         let go_args = match std::mem::replace(&mut self.job, Job::Idle) {
-            Job::Search { ticket, restart, .. } => {
+            Job::Running { ticket, restart, .. } => {
                 ticket.cancel();
                 self.searcher.stop();
                 self.searcher.wait();
@@ -1005,6 +799,16 @@ impl Session {
     }
 }
 
+/// The result line of a job that ended without one: a legal `bestmove`, or for `go mate`
+/// `checkmate timeout`.
+fn fallback_line(pos: &Position, mate: bool) -> String {
+    if mate {
+        "checkmate timeout".into()
+    } else {
+        fallback_bestmove(pos)
+    }
+}
+
 /// The text after the `n`-th (0-based) whitespace-separated token of `line`.
 fn rest_after_token(line: &str, n: usize) -> &str {
     let mut rest = line;
@@ -1016,56 +820,13 @@ fn rest_after_token(line: &str, n: usize) -> &str {
     rest
 }
 
-/// A legal move when the search failed to give one.
-fn fallback_line(pos: &Position) -> String {
-    let mut legal = MoveList::new();
-    engine::generate_legal(pos, &mut legal);
-    match legal.iter().next() {
-        Some(m) => format!("bestmove {m}"),
-        None => "bestmove resign".into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Cursor;
-
-    #[test]
-    fn lines_are_split_and_cleaned() {
-        let mut r = Cursor::new(b"usi\r\nis\xffready\n\nlast".to_vec());
-        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "usi");
-        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "is\u{fffd}ready");
-        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "");
-        assert_eq!(read_line(&mut r, 100).unwrap().unwrap(), "last");
-        assert_eq!(read_line(&mut r, 100).unwrap(), None);
-        let mut r = Cursor::new(b"0123456789\nok\n".to_vec());
-        let l = read_line(&mut r, 4).unwrap().unwrap();
-        assert!(l.starts_with(TOO_LONG) && l.ends_with(" 6"), "{l:?}");
-        assert_eq!(read_line(&mut r, 4).unwrap().unwrap(), "ok");
-    }
 
     #[test]
     fn option_values_keep_spaces() {
         let l = "setoption  name UsiLog value /tmp/my logs/usi.log ";
         assert_eq!(rest_after_token(l, 3).trim(), "/tmp/my logs/usi.log");
-    }
-
-    #[test]
-    fn mate_lines_are_checked() {
-        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
-        let m = pos.parse_usi_move("G*5b").unwrap();
-        assert_eq!(checkmate_line(&pos, &MateResult::Mate(vec![m])), "checkmate G*5b");
-        let quiet = pos.parse_usi_move("5i4h").unwrap();
-        assert_eq!(checkmate_line(&pos, &MateResult::Mate(vec![quiet])), "checkmate timeout");
-        assert_eq!(checkmate_line(&pos, &MateResult::NoMate), "checkmate nomate");
-    }
-
-    #[test]
-    fn trivial_results() {
-        let mated = Position::from_sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
-        let r = trivial_result(&mated, engine::EnteringKingRule::Csa27).unwrap();
-        assert_eq!(bestmove_line(&mated, &r), "bestmove resign");
-        assert!(trivial_result(&Position::startpos(), engine::EnteringKingRule::Csa27).is_none());
     }
 }

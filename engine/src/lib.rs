@@ -33,7 +33,7 @@ pub use color::Color;
 pub use hand::Hand;
 pub use mate1::{find_mate_in_1, first_mating_check, flights_left, free_flights, is_mate_after_check};
 pub use movegen::{generate, generate_legal, is_pawn_drop_mate, pawn_drop_squares, GenKind};
-pub use moves::{Move, MoveList, MoveSink, FROM_OR_DROP_NB, MAX_MOVES};
+pub use moves::{Move, MoveList, MoveSink, StackList, FROM_OR_DROP_NB, MAX_MOVES};
 pub use notation::MoveError;
 pub use packed_sfen::{
     move16, move_from_move16, pack, unpack, PackError, PackedSfenError, PackedSfenValue, PACKED_SFEN_BYTES, PSV_BYTES,

@@ -6,7 +6,7 @@
 //! proved is accepted (no search for the shortest). Prints one line per position with `-v`.
 
 use engine::Position;
-use search::{solve_mate_nodes, verify_line, MateResult};
+use search::{verify_line, MateQuery, MateResult};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -30,7 +30,8 @@ fn main() {
         let (sfen, label) = (f[0], f[1]);
         let pos = Position::from_sfen(sfen).expect("suite SFEN");
         let t = Instant::now();
-        let rep = solve_mate_nodes(&pos, max_nodes, hash_mb, !first);
+        let query = MateQuery::new(hash_mb).nodes(max_nodes);
+        let rep = if first { query.first_found() } else { query }.solve(&pos, None);
         let secs = t.elapsed().as_secs_f64();
         let known: Option<usize> = label.parse().ok();
         let (solved, right) = match (&rep.result, label) {

@@ -10,7 +10,7 @@ fn main() {
         println!("{v:?}");
         return;
     }
-    let rep = search::solve_mate_nodes(&pos, 1_000_000, 16, true);
+    let rep = search::MateQuery::new(16).nodes(1_000_000).solve(&pos, None);
     match rep.result {
         search::MateResult::Mate(l) => {
             println!("{}", l.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "))

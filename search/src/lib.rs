@@ -12,8 +12,11 @@ mod hugemem;
 mod mate;
 mod movepick;
 mod padded;
+mod protocol;
+mod report;
 mod search;
 pub mod selfplay;
+mod shared;
 mod thread;
 mod timeman;
 mod tt;
@@ -21,7 +24,6 @@ pub mod tune;
 mod types;
 
 pub use api::*;
-pub use mate::{
-    mate_in_1, solve_mate, solve_mate_nodes, solve_mate_nodes_or_stop, verify_line, MateProgress, MateReport,
-    MateResult,
-};
+pub use mate::{mate_in_1, verify_line, MateProgress, MateQuery, MateReport, MateResult};
+pub use protocol::*;
+pub use thread::immediate_result;

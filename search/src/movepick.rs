@@ -2,8 +2,9 @@
 //! stage only when the previous one is used up (a cutoff often comes before the quiets).
 
 use crate::history::{from_index, Histories, PieceToHistory};
-use engine::{generate, Bitboard, GenKind, Move, MoveSink, PieceType, Position, MAX_MOVES, PIECE_NB, SQUARE_COUNT};
-use std::mem::MaybeUninit;
+use engine::{
+    generate, Bitboard, GenKind, Move, MoveSink, PieceType, Position, StackList, MAX_MOVES, PIECE_NB, SQUARE_COUNT,
+};
 
 /// A move with its ordering score.
 #[derive(Clone, Copy)]
@@ -12,28 +13,12 @@ struct Scored {
     score: i32,
 }
 
-/// Scored moves on the stack, left uninitialised beyond `len` (zeroing 4.8 KB at every node
-/// would cost more than the search of many nodes). Invariant: `items[..len]` are initialised.
-struct ScoredList {
-    items: [MaybeUninit<Scored>; MAX_MOVES],
-    len: usize,
-}
+/// Scored moves on the stack (the generator fills it through `MoveSink`, with score 0).
+struct ScoredList(StackList<Scored, MAX_MOVES>);
 
 impl ScoredList {
-    fn new() -> ScoredList {
-        // SAFETY: an array of `MaybeUninit` needs no initialisation.
-        ScoredList { items: unsafe { MaybeUninit::uninit().assume_init() }, len: 0 }
-    }
-
     fn push(&mut self, m: Move, score: i32) {
-        self.items[self.len] = MaybeUninit::new(Scored { m, score });
-        self.len += 1;
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [Scored] {
-        // SAFETY: `items[..len]` were written by `push` (the type invariant), and
-        // `MaybeUninit<Scored>` has the layout of `Scored`.
-        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<Scored>(), self.len) }
+        self.0.push(Scored { m, score });
     }
 }
 
@@ -163,8 +148,8 @@ impl MovePicker {
             stage,
             tt_move,
             refutations,
-            list: ScoredList::new(),
-            bad: ScoredList::new(),
+            list: ScoredList(StackList::new()),
+            bad: ScoredList(StackList::new()),
             cur: 0,
             bad_cur: 0,
             skip_quiets: false,
@@ -229,14 +214,14 @@ impl MovePicker {
                             let to = m.to().index();
                             main[from_index(m)][to] as i32 + c0[pc][to] as i32 + c1[pc][to] as i32
                         });
-                        partial_insertion_sort(self.list.as_mut_slice(), self.sort_limit);
+                        partial_insertion_sort(self.list.0.as_mut_slice(), self.sort_limit);
                     }
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
                     // A loop of its own: under late move pruning most quiets are passed over.
-                    while self.cur < self.list.len {
-                        let m = self.list.as_mut_slice()[self.cur].m;
+                    while self.cur < self.list.0.len() {
+                        let m = self.list.0.as_mut_slice()[self.cur].m;
                         self.cur += 1;
                         // Late move pruning spares checks: in shogi a quiet drop is often mate.
                         if m != self.tt_move
@@ -249,8 +234,8 @@ impl MovePicker {
                     self.stage = Stage::BadCaptures;
                 }
                 Stage::BadCaptures => {
-                    if self.bad_cur < self.bad.len {
-                        let m = self.bad.as_mut_slice()[self.bad_cur].m;
+                    if self.bad_cur < self.bad.0.len() {
+                        let m = self.bad.0.as_mut_slice()[self.bad_cur].m;
                         self.bad_cur += 1;
                         return Some(m);
                     }
@@ -291,10 +276,10 @@ impl MovePicker {
     }
 
     fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {
-        self.list.len = 0;
+        self.list.0.clear();
         self.cur = 0;
         generate(pos, kind, &mut self.list);
-        for s in self.list.as_mut_slice() {
+        for s in self.list.0.as_mut_slice() {
             s.score = score(s.m);
         }
     }
@@ -302,7 +287,7 @@ impl MovePicker {
     /// Selection: swaps the best remaining move to the front.
     fn pick_best(&mut self) -> Option<Scored> {
         let cur = self.cur;
-        let items = self.list.as_mut_slice();
+        let items = self.list.0.as_mut_slice();
         if cur >= items.len() {
             return None;
         }

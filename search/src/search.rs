@@ -4,7 +4,8 @@
 
 use crate::history::{from_index, stat_bonus, update, Histories};
 use crate::movepick::{is_tactical, ContKeys, MovePicker};
-use crate::thread::Shared;
+use crate::shared::Shared;
+use crate::timeman::Iteration;
 use crate::tt::{Bound, TtData};
 use crate::tune::{reduction_table, Tune};
 use crate::types::*;
@@ -221,10 +222,10 @@ impl Worker {
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.id == 0 {
                     if !shared.stopped() {
-                        shared.report_iteration(self, depth, multipv);
+                        self.report_iteration(shared, depth, multipv);
                     } else if pv_idx + 1 == multipv {
                         // The last report of the search: never held back.
-                        shared.report(self, depth, multipv);
+                        self.report(shared, depth, multipv);
                     }
                 }
             }
@@ -232,7 +233,7 @@ impl Worker {
                 self.completed_depth = depth;
             }
             if self.id == 0 {
-                shared.iteration_done(self);
+                shared.iteration_done(&self.iteration(shared));
             }
             // A proven mate (for either side) found well within the depth cannot change.
             let best = self.root_moves[0].score;
@@ -240,6 +241,17 @@ impl Worker {
                 break;
             }
             depth += 1;
+        }
+    }
+
+    /// What the time plan needs to know of the iteration just ended (main thread).
+    fn iteration(&self, shared: &Shared) -> Iteration {
+        let best = &self.root_moves[0];
+        Iteration {
+            single_move: shared.root_move_count == 1,
+            best_move_changes: self.best_move_changes,
+            score: best.score,
+            previous_score: best.previous_score,
         }
     }
 
@@ -270,7 +282,7 @@ impl Worker {
                 return;
             }
             if self.id == 0 {
-                shared.report_fail(self, depth);
+                self.report_fail(shared, depth);
             }
             delta += delta / 2 + 5;
         }

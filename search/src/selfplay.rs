@@ -9,7 +9,7 @@
 //! once one side's score stays beyond `adjudicate_score` for `adjudicate_plies` plies in a row
 //! (the side ahead wins: self-play to the mate teaches little and costs a lot).
 
-use crate::api::{BestMove, Limits, Score, Searcher};
+use crate::{BestMove, Limits, Score, Searcher};
 use engine::{generate_legal, Color, Move, MoveList, Position, Repetition};
 use eval::rng::Rng;
 
@@ -169,7 +169,7 @@ pub fn play_game(
 /// this run did not start (where a resumed run should begin).
 pub fn run(
     config: &SelfPlayConfig,
-    options: &crate::api::Options,
+    options: &crate::Options,
     threads: usize,
     first_game: u64,
     sink: impl FnMut(u64, Vec<TrainingPosition>, GameEnd) -> bool,
@@ -180,7 +180,7 @@ pub fn run(
 /// `run`, evaluating with `net` when `options.eval` asks for a net.
 pub fn run_with_net(
     config: &SelfPlayConfig,
-    options: &crate::api::Options,
+    options: &crate::Options,
     net: Option<std::sync::Arc<eval::nnue::Network>>,
     threads: usize,
     first_game: u64,
@@ -197,7 +197,7 @@ pub fn run_with_net(
             let net = net.clone();
             s.spawn(move || {
                 let mut searcher = Searcher::new();
-                searcher.set_options(&crate::api::Options { threads: 1, ..options.clone() });
+                searcher.set_options(&crate::Options { threads: 1, ..options.clone() });
                 searcher.set_net(net);
                 searcher.prepare();
                 while !done.load(Ordering::Relaxed) {
@@ -226,7 +226,7 @@ pub fn run_with_net(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::Options;
+    use crate::Options;
 
     fn searcher() -> Searcher {
         let mut s = Searcher::new();

@@ -4,7 +4,8 @@
 //! `NetworkDelay2` the worst lag, subtracted from the hard limit; `MinimumThinkingTime` and
 //! `SlowMover` shape the optimum.
 
-use crate::{Limits, Options};
+use crate::protocol::{Limits, Options};
+use crate::types::Value;
 use engine::Color;
 
 /// The time budget of one move, in milliseconds since the clock started.
@@ -21,6 +22,19 @@ pub struct TimePlan {
     pub round_up: bool,
     /// Average lag (to stop before the boundary).
     pub network_delay: u64,
+}
+
+/// What the main thread's last iteration says about how settled the search is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Iteration {
+    /// The root has one legal move (among those searched): nothing to think about.
+    pub single_move: bool,
+    /// How often the best move changed, decayed by half per iteration.
+    pub best_move_changes: f64,
+    /// The best move's score in this iteration.
+    pub score: Value,
+    /// The previous iteration's score of the best move (-infinite when it had none).
+    pub previous_score: Value,
 }
 
 /// Plies over which the remaining time is spread.
@@ -97,6 +111,20 @@ impl TimePlan {
             round_up,
             network_delay: o.network_delay,
         })
+    }
+
+    /// After an iteration ending `elapsed` ms into the search: the moment to stop (see
+    /// `stop_time`), or `None` to search on. A single legal move stops at once; otherwise the
+    /// search stops once it has used the optimum time, scaled up while the best move keeps
+    /// changing or its score falls (Stockfish's `bestMoveInstability` and `fallingEval`,
+    /// simplified) and down while it is settled.
+    pub fn stop_after_iteration(&self, elapsed: u64, it: &Iteration) -> Option<u64> {
+        if it.single_move {
+            return Some(elapsed);
+        }
+        let falling = (it.previous_score - it.score).clamp(0, 300) as f64 / 300.0;
+        let scale = (0.7 + 0.6 * it.best_move_changes + 0.5 * falling).clamp(0.5, 2.5);
+        (elapsed as f64 >= self.optimum as f64 * scale).then(|| self.stop_time(elapsed))
     }
 
     /// The moment to stop if the search decides to stop at `elapsed`: the end of the current
@@ -233,5 +261,51 @@ mod tests {
         let l = Limits { movetime: Some(500), ..Default::default() };
         assert!(TimePlan::new(&l, Color::Black, 1, &o).unwrap().maximum <= 500);
         assert!(TimePlan::new(&Limits { infinite: true, ..Default::default() }, Color::Black, 1, &o).is_none());
+    }
+
+    fn iteration(changes: f64, score: Value, previous: Value) -> Iteration {
+        Iteration { single_move: false, best_move_changes: changes, score, previous_score: previous }
+    }
+
+    fn plan(optimum: u64, round_up: bool) -> TimePlan {
+        TimePlan { minimum: 100, optimum, maximum: 10_000, round_up, network_delay: 40 }
+    }
+
+    #[test]
+    fn a_single_move_stops_at_once() {
+        let it = Iteration { single_move: true, ..iteration(3.0, 0, 0) };
+        assert_eq!(plan(5000, true).stop_after_iteration(10, &it), Some(10));
+    }
+
+    #[test]
+    fn a_settled_search_stops_before_the_optimum_and_an_unsettled_one_after() {
+        let p = plan(1000, false);
+        let settled = iteration(0.0, 50, 50);
+        assert_eq!(p.stop_after_iteration(699, &settled), None);
+        assert_eq!(p.stop_after_iteration(700, &settled), Some(700));
+        // The best move changed twice lately: 0.7 + 1.2 = 1.9 times the optimum.
+        let unsettled = iteration(2.0, 50, 50);
+        assert_eq!(p.stop_after_iteration(1899, &unsettled), None);
+        assert_eq!(p.stop_after_iteration(1900, &unsettled), Some(1900));
+        // Never more than 2.5 times, however unsettled.
+        assert_eq!(p.stop_after_iteration(2500, &iteration(100.0, 50, 50)), Some(2500));
+    }
+
+    #[test]
+    fn a_falling_score_thinks_longer_and_a_rising_one_does_not_think_less() {
+        let p = plan(1000, false);
+        // Down 300 or more: 0.7 + 0.5.
+        assert_eq!(p.stop_after_iteration(1199, &iteration(0.0, -250, 50)), None);
+        assert_eq!(p.stop_after_iteration(1200, &iteration(0.0, -250, 50)), Some(1200));
+        assert_eq!(p.stop_after_iteration(700, &iteration(0.0, 400, 50)), Some(700));
+        // The first iteration has no previous score (-infinite): nothing fell.
+        assert_eq!(p.stop_after_iteration(700, &iteration(0.0, 50, -crate::types::VALUE_INFINITE)), Some(700));
+    }
+
+    #[test]
+    fn the_decision_stops_at_the_second_boundary() {
+        let it = iteration(0.0, 0, 0);
+        assert_eq!(plan(1000, true).stop_after_iteration(1234, &it), Some(1960));
+        assert_eq!(plan(1000, false).stop_after_iteration(1234, &it), Some(1234));
     }
 }

@@ -2,14 +2,14 @@
 //! attacker in check, the stop flag and progress reports.
 
 use engine::{generate, GenKind, MoveList, Position};
-use search::{mate_in_1, solve_mate, verify_line, MateResult};
+use search::{mate_in_1, verify_line, MateQuery, MateResult};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 fn solve(sfen: &str) -> MateResult {
     let pos = Position::from_sfen(sfen).unwrap();
     let stop = AtomicBool::new(false);
-    solve_mate(&pos, Some(10_000), 16, &stop, &mut |_| {})
+    MateQuery::new(16).time(Some(10_000)).stop(&stop).solve(&pos, Some(&mut |_| {})).result
 }
 
 fn mate_len(sfen: &str) -> usize {
@@ -100,7 +100,7 @@ fn stop_flag_is_obeyed() {
             std::thread::sleep(std::time::Duration::from_millis(50));
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         });
-        let r = solve_mate(&pos, None, 16, &stop, &mut |_| reports += 1);
+        let r = MateQuery::new(16).stop(&stop).solve(&pos, Some(&mut |_| reports += 1)).result;
         assert!(matches!(r, MateResult::Timeout | MateResult::Mate(_) | MateResult::NoMate));
     });
     assert!(t.elapsed().as_millis() < 1000, "took {:?}", t.elapsed());
@@ -113,7 +113,7 @@ fn time_limit_and_progress() {
     let stop = AtomicBool::new(false);
     let t = Instant::now();
     let mut reports = Vec::new();
-    let r = solve_mate(&pos, Some(1300), 16, &stop, &mut |p| reports.push(p.time_ms));
+    let r = MateQuery::new(16).time(Some(1300)).stop(&stop).solve(&pos, Some(&mut |p| reports.push(p.time_ms))).result;
     let ms = t.elapsed().as_millis();
     if r == MateResult::Timeout {
         assert!((1200..2500).contains(&ms), "took {ms} ms");
@@ -128,7 +128,7 @@ fn shortest_mate_with_a_shared_table() {
     // scripts/gen_tsume.py).
     let sfen = "4g1s2/3+S5/1+B5k1/1B3+R3/5K3/p2G3+r1/4+l4/2Nl+n4/3g3N+l b G2SN7P10p 196";
     let pos = Position::from_sfen(sfen).unwrap();
-    let rep = search::solve_mate_nodes(&pos, 1_000_000, 16, true);
+    let rep = MateQuery::new(16).nodes(1_000_000).solve(&pos, None);
     match rep.result {
         MateResult::Mate(line) => {
             assert!(verify_line(&pos, &line));

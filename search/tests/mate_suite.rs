@@ -7,7 +7,7 @@
 //! `#[ignore]`d: `cargo test --release -p search --test mate_suite -- --ignored`.
 
 use engine::Position;
-use search::{solve_mate_nodes, verify_line, MateResult};
+use search::{verify_line, MateQuery, MateResult};
 
 /// Node budget of the search proper per position.
 const NODES: u64 = 400_000;
@@ -51,7 +51,7 @@ fn judge(cases: &[&Case]) -> Tally {
     for c in cases {
         t.positions += 1;
         let pos = Position::from_sfen(&c.sfen).expect("suite SFEN");
-        let rep = solve_mate_nodes(&pos, NODES, HASH_MB, true);
+        let rep = MateQuery::new(HASH_MB).nodes(NODES).solve(&pos, None);
         let known: Option<usize> = c.label.parse().ok();
         match (&rep.result, c.label.as_str()) {
             (MateResult::Mate(line), "nomate") => {

@@ -141,9 +141,9 @@ fn the_try_is_played_at_the_root() {
     let o = Options { entering_king_rule: EnteringKingRule::Try, ..options() };
     let out = search_depth(&pos, 3, &o);
     assert_eq!(out.result.best, BestMove::Move(mv(&pos, "5b5a")));
-    assert_eq!(search::declaration_result(&pos, EnteringKingRule::Try), Some(out.result));
+    assert_eq!(search::immediate_result(&pos, EnteringKingRule::Try), Some(out.result));
     // Under a point rule a lone king has nothing to declare.
-    assert_eq!(search::declaration_result(&pos, EnteringKingRule::Csa27), None);
+    assert_eq!(search::immediate_result(&pos, EnteringKingRule::Csa27), None);
     assert!(matches!(search_depth(&pos, 3, &options()).result.best, BestMove::Move(_)));
 }
 

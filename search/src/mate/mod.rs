@@ -1,6 +1,6 @@
 //! The mate solver behind `go mate`, and mate-in-one for the game search.
 //!
-//! `solve_mate` runs df-pn (`dfpn.rs`) over checking moves, then shortens the mate it found by
+//! `MateQuery::solve` runs df-pn (`dfpn.rs`) over checking moves, then shortens the mate it found by
 //! searching again below its length until that is disproved, and finally reads a mating line
 //! from the table in which the attacker mates as fast as possible and the defender resists as
 //! long as possible. Every line it returns has been replayed: legal moves, every attacker move
@@ -38,26 +38,70 @@ pub struct MateProgress {
     pub time_ms: u64,
 }
 
-/// Solves `go mate`: searches for a forced mate by the side to move within `time_ms`
-/// (`None` = until `stop`), reporting progress about once a second. A `Mate` line is the
-/// shortest mate when the time allowed proving that, and always a real mate.
-pub fn solve_mate(
-    pos: &Position,
-    time_ms: Option<u64>,
-    hash_mb: usize,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(MateProgress),
-) -> MateResult {
-    let mut solver = Solver::new(hash_mb);
-    solver.stop = Some(stop);
-    solver.progress = Some(progress);
-    solver.reset_counters();
-    solver.deadline = time_ms.map(|t| Instant::now() + Duration::from_millis(t));
-    let mut pos = pos.clone();
-    run(&mut solver, &mut pos, true).0
+/// A question for the mate solver: how much table, how much time or how many nodes, whether
+/// the line must be the shortest, and a flag that ends the search early. Every caller (`go
+/// mate`, the game search's root probe, the benchmarks) asks through this one type.
+#[derive(Clone, Copy, Debug)]
+pub struct MateQuery<'a> {
+    /// Table size in MiB.
+    pub hash_mb: usize,
+    /// Milliseconds allowed; `None`: no time limit.
+    pub time_ms: Option<u64>,
+    /// Nodes allowed for the search proper (proving the mate shortest and reading the line may
+    /// take as many again); `None`: no node limit.
+    pub max_nodes: Option<u64>,
+    /// Prove the mate shortest before reading the line (else the first mate proved is read).
+    pub shortest: bool,
+    /// Set from outside to end the search at once (the answer is then `Timeout`).
+    pub stop: Option<&'a AtomicBool>,
 }
 
-/// What `solve_mate_nodes` found, with the work it took.
+impl<'a> MateQuery<'a> {
+    /// The shortest mate with a table of `hash_mb` MiB, no time or node limit, no stop flag.
+    pub fn new(hash_mb: usize) -> MateQuery<'a> {
+        MateQuery { hash_mb, time_ms: None, max_nodes: None, shortest: true, stop: None }
+    }
+
+    /// Limits the search to `time_ms` milliseconds (`None`: no limit).
+    pub fn time(self, time_ms: Option<u64>) -> MateQuery<'a> {
+        MateQuery { time_ms, ..self }
+    }
+
+    /// Limits the search proper to about `max_nodes` nodes.
+    pub fn nodes(self, max_nodes: u64) -> MateQuery<'a> {
+        MateQuery { max_nodes: Some(max_nodes), ..self }
+    }
+
+    /// Reads the first mate proved instead of proving the shortest.
+    pub fn first_found(self) -> MateQuery<'a> {
+        MateQuery { shortest: false, ..self }
+    }
+
+    /// Ends the search as soon as `stop` is set.
+    pub fn stop(self, stop: &'a AtomicBool) -> MateQuery<'a> {
+        MateQuery { stop: Some(stop), ..self }
+    }
+
+    /// Searches for a forced mate by the side to move in `pos`, calling `progress` about once
+    /// a second. A `Mate` line is always a real mate (replayed), the shortest when
+    /// `shortest` and the limits allowed proving it.
+    pub fn solve<'p>(&self, pos: &Position, progress: Option<&'p mut (dyn FnMut(MateProgress) + 'p)>) -> MateReport
+    where
+        'a: 'p,
+    {
+        let mut solver = Solver::new(self.hash_mb);
+        solver.stop = self.stop;
+        solver.progress = progress;
+        solver.reset_counters();
+        solver.deadline = self.time_ms.map(|t| Instant::now() + Duration::from_millis(t));
+        solver.max_nodes = self.max_nodes.unwrap_or(u64::MAX);
+        let mut pos = pos.clone();
+        let (result, shortest) = run(&mut solver, &mut pos, self.shortest);
+        MateReport { result, nodes: solver.nodes, shortest }
+    }
+}
+
+/// What `MateQuery::solve` found, with the work it took.
 #[derive(Clone, Debug)]
 pub struct MateReport {
     /// The answer.
@@ -66,31 +110,6 @@ pub struct MateReport {
     pub nodes: u64,
     /// Whether a `Mate` line is proved to be the shortest.
     pub shortest: bool,
-}
-
-/// Searches for a mate by the side to move with at most about `max_nodes` nodes for the
-/// search proper (finding the shortest mate and reading the line may take as many again).
-/// With `shortest == false` the first mate proved is returned, not necessarily the shortest.
-pub fn solve_mate_nodes(pos: &Position, max_nodes: u64, hash_mb: usize, shortest: bool) -> MateReport {
-    solve_mate_nodes_or_stop(pos, max_nodes, hash_mb, shortest, None)
-}
-
-/// `solve_mate_nodes` that also gives up (answering `Timeout`) as soon as `stop` is set: the
-/// game search's root probe must obey `stop` at once, even under `go infinite`.
-pub fn solve_mate_nodes_or_stop(
-    pos: &Position,
-    max_nodes: u64,
-    hash_mb: usize,
-    shortest: bool,
-    stop: Option<&AtomicBool>,
-) -> MateReport {
-    let mut solver = Solver::new(hash_mb);
-    solver.stop = stop;
-    solver.reset_counters();
-    solver.max_nodes = max_nodes;
-    let mut pos = pos.clone();
-    let (result, shortest) = run(&mut solver, &mut pos, shortest);
-    MateReport { result, nodes: solver.nodes, shortest }
 }
 
 /// The three phases: prove, shorten, read the line.

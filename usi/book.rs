@@ -467,19 +467,26 @@ pub struct BookOptions {
     pub flipped: bool,
 }
 
+impl BookOptions {
+    /// The defaults, which are also the `usi` declarations' (the options table reads them from
+    /// here, so that each is written once). YaneuraOu's, except `BookDepthLimit` (16 there):
+    /// Kaname's depths are not YaneuraOu's, and a count-only book has none.
+    pub const DEFAULT: BookOptions = BookOptions {
+        moves: 16,
+        ignore_rate: 0,
+        eval_diff: 30,
+        eval_black_limit: 0,
+        eval_white_limit: -140,
+        depth_limit: 0,
+        pv_moves: 8,
+        consider_count: false,
+        flipped: true,
+    };
+}
+
 impl Default for BookOptions {
     fn default() -> Self {
-        BookOptions {
-            moves: 16,
-            ignore_rate: 0,
-            eval_diff: 30,
-            eval_black_limit: 0,
-            eval_white_limit: -140,
-            depth_limit: 0,
-            pv_moves: 8,
-            consider_count: false,
-            flipped: true,
-        }
+        BookOptions::DEFAULT
     }
 }
 

@@ -1,6 +1,9 @@
-//! The engine options: one table from which the `usi` declarations, `setoption` parsing and
-//! the README's options table are all produced.
+//! The engine options: one table from which the `usi` declarations, `setoption` parsing,
+//! applying a value and the README's options table are all produced. The defaults of the
+//! options the search and the book read are their crates' (`search::Options::DEFAULT`,
+//! `BookOptions::DEFAULT`), read into the table, so that each is written once.
 
+use crate::book::BookOptions;
 use engine::EnteringKingRule;
 use search::tune::{Tunable, TUNABLES};
 use std::fmt::Write as _;
@@ -29,6 +32,8 @@ pub struct Spec {
     pub aliases: &'static [&'static str],
     /// Type, default and range.
     pub kind: Kind,
+    /// Stores a value of this option (of its kind, as `parse` gives it) into the settings.
+    pub apply: fn(&mut Settings, &Value),
     /// One line for the README.
     pub help: &'static str,
 }
@@ -36,13 +41,18 @@ pub struct Spec {
 const ENTERING_KING_VARS: &[&str] =
     &["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
 const EVAL_KIND_VARS: &[&str] = &["net", "classical"];
+/// The defaults of the options the search reads.
+const SEARCH: search::Options = search::Options::DEFAULT;
+/// The defaults of the `Book*` options.
+const BOOK: BookOptions = BookOptions::DEFAULT;
 
 /// Every option, in the order `usi` declares them.
 pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "USI_Hash",
         aliases: &["Hash"],
-        kind: Kind::Spin { default: 256, min: 1, max: 65536 },
+        kind: Kind::Spin { default: SEARCH.hash_mb as i64, min: 1, max: 65536 },
+        apply: |s, v| s.search.hash_mb = v.int() as usize,
         help: "Transposition table size in MiB; resized on the next `isready` (or `go`). On Linux the table \
                (and each thread's continuation history) asks for transparent huge pages (`madvise`), which \
                made the search about 20% faster on our machines.",
@@ -50,13 +60,15 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "USI_Ponder",
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(SEARCH.usi_ponder),
+        apply: |s, v| s.search.usi_ponder = v.flag(),
         help: "The GUI may send `go ponder`; only affects time planning.",
     },
     Spec {
         name: "Stochastic_Ponder",
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(SEARCH.stochastic_ponder),
+        apply: |s, v| s.search.stochastic_ponder = v.flag(),
         help: "YaneuraOu's stochastic pondering: `go ponder` searches the position before the last move of \
                `position` (before the opponent's expected reply, so the search covers every reply); \
                `ponderhit` stops that search without a `bestmove` and searches the position sent afresh, \
@@ -64,17 +76,25 @@ pub const OPTIONS: &[Spec] = &[
                then gives pondering no bonus. After `stop` (a ponder miss) the `bestmove` is the one found \
                for the position searched, a move of the opponent's, which the GUI discards.",
     },
-    Spec { name: "Threads", aliases: &[], kind: Kind::Spin { default: 1, min: 1, max: 256 }, help: "Search threads." },
+    Spec {
+        name: "Threads",
+        aliases: &[],
+        kind: Kind::Spin { default: SEARCH.threads as i64, min: 1, max: 256 },
+        apply: |s, v| s.search.threads = v.int() as usize,
+        help: "Search threads.",
+    },
     Spec {
         name: "MultiPV",
         aliases: &["USI_MultiPV"],
-        kind: Kind::Spin { default: 1, min: 1, max: 600 },
+        kind: Kind::Spin { default: SEARCH.multipv as i64, min: 1, max: 600 },
+        apply: |s, v| s.search.multipv = v.int() as usize,
         help: "Number of best lines reported (analysis); `USI_MultiPV` is accepted as an alias.",
     },
     Spec {
         name: "PvInterval",
         aliases: &[],
-        kind: Kind::Spin { default: 0, min: 0, max: 100_000_000 },
+        kind: Kind::Spin { default: SEARCH.pv_interval as i64, min: 0, max: 100_000_000 },
+        apply: |s, v| s.search.pv_interval = v.int() as u64,
         help: "Least time in ms between two PV `info` lines during a search, counted from `go`; 0 = one per \
                iteration. The last PV before `bestmove` is always printed. Not applied under `go infinite` \
                or `ConsiderationMode`. YaneuraOu's default is 300; Kaname's 0 keeps its line per iteration.",
@@ -82,7 +102,8 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "ConsiderationMode",
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(SEARCH.consideration_mode),
+        apply: |s, v| s.search.consideration_mode = v.flag(),
         help: "Analysis mode (YaneuraOu's): every PV is continued with the hash table's moves to its end \
                (or to a repetition), `PvInterval` is not applied, and with `OutputFailLHPV` the PVs of \
                aspiration fail-highs and fail-lows are printed at once (otherwise only after 3 s of search).",
@@ -90,7 +111,8 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "OutputFailLHPV",
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(SEARCH.output_fail_lh_pv),
+        apply: |s, v| s.search.output_fail_lh_pv = v.flag(),
         help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`). False: no \
                `info` line carries a bound; a search stopped in a re-search shows the previous iteration's \
                score for that line.",
@@ -98,31 +120,36 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "NetworkDelay",
         aliases: &[],
-        kind: Kind::Spin { default: 40, min: 0, max: 10000 },
+        kind: Kind::Spin { default: SEARCH.network_delay as i64, min: 0, max: 10000 },
+        apply: |s, v| s.search.network_delay = v.int() as u64,
         help: "Average GUI/network lag in ms, subtracted when planning the time of a move.",
     },
     Spec {
         name: "NetworkDelay2",
         aliases: &[],
-        kind: Kind::Spin { default: 150, min: 0, max: 10000 },
+        kind: Kind::Spin { default: SEARCH.network_delay2 as i64, min: 0, max: 10000 },
+        apply: |s, v| s.search.network_delay2 = v.int() as u64,
         help: "Worst-case lag in ms: the hard limit is the remaining time plus byoyomi minus this.",
     },
     Spec {
         name: "MinimumThinkingTime",
         aliases: &[],
-        kind: Kind::Spin { default: 1000, min: 1000, max: 100000 },
+        kind: Kind::Spin { default: SEARCH.minimum_thinking_time as i64, min: 1000, max: 100000 },
+        apply: |s, v| s.search.minimum_thinking_time = v.int() as u64,
         help: "Minimum time per move in ms (YaneuraOu semantics: max(this - NetworkDelay, 1000)).",
     },
     Spec {
         name: "SlowMover",
         aliases: &[],
-        kind: Kind::Spin { default: 100, min: 1, max: 1000 },
+        kind: Kind::Spin { default: SEARCH.slow_mover as i64, min: 1, max: 1000 },
+        apply: |s, v| s.search.slow_mover = v.int() as u64,
         help: "Percentage applied to the planned time per move.",
     },
     Spec {
         name: "RoundUpToFullSecond",
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(SEARCH.round_up_to_full_second),
+        apply: |s, v| s.search.round_up_to_full_second = v.flag(),
         help: "When the clock counts whole seconds (byoyomi or increments), think to the end of the current \
                second less `NetworkDelay` rather than stopping mid-second, and at least 1000 ms. False: no \
                rounding, and the only floor is `MinimumThinkingTime` less `NetworkDelay`.",
@@ -130,13 +157,15 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "MaxMovesToDraw",
         aliases: &[],
-        kind: Kind::Spin { default: 0, min: 0, max: 100000 },
+        kind: Kind::Spin { default: SEARCH.max_moves_to_draw as i64, min: 0, max: 100000 },
+        apply: |s, v| s.search.max_moves_to_draw = v.int() as u32,
         help: "The game is a draw after this many plies; 0 = no limit.",
     },
     Spec {
         name: "EnteringKingRule",
         aliases: &[],
-        kind: Kind::Combo { default: "CSARule27", vars: ENTERING_KING_VARS },
+        kind: Kind::Combo { default: SEARCH.entering_king_rule.name(), vars: ENTERING_KING_VARS },
+        apply: |s, v| s.search.entering_king_rule = EnteringKingRule::from_name(v.text()).unwrap_or_default(),
         help: "Entering-king rule: none; the CSA declaration (`bestmove win`) with 24 points (31 win) or 27 \
                (28 for Black, 27 for White), the king in the enemy camp with ten other pieces, not in \
                check; the same for handicap games (`...H`: White, taken as the side giving the handicap, \
@@ -147,7 +176,8 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "DrawValueBlack",
         aliases: &[],
-        kind: Kind::Spin { default: -2, min: -30000, max: 30000 },
+        kind: Kind::Spin { default: SEARCH.draw_value_black as i64, min: -30000, max: 30000 },
+        apply: |s, v| s.search.draw_value_black = v.int() as i32,
         help: "Score of a draw (sennichite, `MaxMovesToDraw`) in centipawns when the engine plays Black \
                (Black to move at `go`). `DrawValue`, Kaname's earlier option (no longer declared), still \
                sets both this and `DrawValueWhite`: the later `setoption` wins.",
@@ -155,37 +185,43 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "DrawValueWhite",
         aliases: &[],
-        kind: Kind::Spin { default: -2, min: -30000, max: 30000 },
+        kind: Kind::Spin { default: SEARCH.draw_value_white as i64, min: -30000, max: 30000 },
+        apply: |s, v| s.search.draw_value_white = v.int() as i32,
         help: "Score of a draw in centipawns when the engine plays White.",
     },
     Spec {
         name: "ResignValue",
         aliases: &[],
-        kind: Kind::Spin { default: 99999, min: 0, max: 99999 },
+        kind: Kind::Spin { default: SEARCH.resign_value as i64, min: 0, max: 99999 },
+        apply: |s, v| s.search.resign_value = v.int() as i32,
         help: "Resign when the score is below minus this value; 99999 = never resign early.",
     },
     Spec {
         name: "DepthLimit",
         aliases: &[],
-        kind: Kind::Spin { default: 0, min: 0, max: i32::MAX as i64 },
+        kind: Kind::Spin { default: SEARCH.depth_limit as i64, min: 0, max: i32::MAX as i64 },
+        apply: |s, v| s.search.depth_limit = v.int() as i32,
         help: "Depth limit of every search when `go` gives none; 0 = none.",
     },
     Spec {
         name: "NodesLimit",
         aliases: &[],
-        kind: Kind::Spin { default: 0, min: 0, max: i64::MAX },
+        kind: Kind::Spin { default: SEARCH.nodes_limit as i64, min: 0, max: i64::MAX },
+        apply: |s, v| s.search.nodes_limit = v.int() as u64,
         help: "Node limit of every search when `go` gives none; 0 = none.",
     },
     Spec {
         name: "USI_OwnBook",
         aliases: &[],
         kind: Kind::Check(true),
+        apply: |s, v| s.own_book = v.flag(),
         help: "Play moves from the opening book of `BookFile` (nothing happens while `BookFile` is empty).",
     },
     Spec {
         name: "BookFile",
         aliases: &[],
         kind: Kind::Text(""),
+        apply: |s, v| s.book_file = v.text().to_string(),
         help: "The opening book: a file in YaneuraOu's format (`#YANEURAOU-DB2016 1.00`), by path (relative \
                to the working directory; YaneuraOu takes a name in `BookDir` instead); empty = no book. Read \
                at `isready` (or the next `go`): a book sorted by SFEN larger than 8 MB is searched on disk, a \
@@ -195,58 +231,67 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "BookMoves",
         aliases: &[],
-        kind: Kind::Spin { default: 16, min: 0, max: 10000 },
+        kind: Kind::Spin { default: BOOK.moves as i64, min: 0, max: 10000 },
+        apply: |s, v| s.book.moves = v.int() as u32,
         help: "The book is used while the game ply of the position to move in is at most this (the start \
                position is ply 1).",
     },
     Spec {
         name: "BookIgnoreRate",
         aliases: &[],
-        kind: Kind::Spin { default: 0, min: 0, max: 100 },
+        kind: Kind::Spin { default: BOOK.ignore_rate as i64, min: 0, max: 100 },
+        apply: |s, v| s.book.ignore_rate = v.int() as u32,
         help: "Percent chance of searching a position although it is in the book.",
     },
     Spec {
         name: "BookEvalDiff",
         aliases: &[],
-        kind: Kind::Spin { default: 30, min: 0, max: 99999 },
+        kind: Kind::Spin { default: BOOK.eval_diff as i64, min: 0, max: 99999 },
+        apply: |s, v| s.book.eval_diff = v.int() as i32,
         help: "Only book moves valued within this of the first book move (the most played, then the best \
                valued) are played; 0 = only the moves as good as the first.",
     },
     Spec {
         name: "BookEvalBlackLimit",
         aliases: &[],
-        kind: Kind::Spin { default: 0, min: -99999, max: 99999 },
+        kind: Kind::Spin { default: BOOK.eval_black_limit as i64, min: -99999, max: 99999 },
+        apply: |s, v| s.book.eval_black_limit = v.int() as i32,
         help: "Black plays no book move valued below this.",
     },
     Spec {
         name: "BookEvalWhiteLimit",
         aliases: &[],
-        kind: Kind::Spin { default: -140, min: -99999, max: 99999 },
+        kind: Kind::Spin { default: BOOK.eval_white_limit as i64, min: -99999, max: 99999 },
+        apply: |s, v| s.book.eval_white_limit = v.int() as i32,
         help: "White plays no book move valued below this.",
     },
     Spec {
         name: "BookDepthLimit",
         aliases: &[],
-        kind: Kind::Spin { default: 0, min: 0, max: 99999 },
+        kind: Kind::Spin { default: BOOK.depth_limit as i64, min: 0, max: 99999 },
+        apply: |s, v| s.book.depth_limit = v.int() as i32,
         help: "A book position whose first move was searched less deep than this is searched instead; 0 = no \
                limit (YaneuraOu's default is 16).",
     },
     Spec {
         name: "BookPvMoves",
         aliases: &[],
-        kind: Kind::Spin { default: 8, min: 1, max: 246 },
+        kind: Kind::Spin { default: BOOK.pv_moves as i64, min: 1, max: 246 },
+        apply: |s, v| s.book.pv_moves = v.int() as u32,
         help: "Plies of the book line printed with a book move (`info ... pv`), following the book.",
     },
     Spec {
         name: "ConsiderBookMoveCount",
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check(BOOK.consider_count),
+        apply: |s, v| s.book.consider_count = v.flag(),
         help: "Choose among the book moves in proportion to their counts instead of uniformly.",
     },
     Spec {
         name: "FlippedBook",
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check(BOOK.flipped),
+        apply: |s, v| s.book.flipped = v.flag(),
         help: "Also look up the position turned round with the colours swapped (a book made for Black \
                serves White).",
     },
@@ -254,6 +299,8 @@ pub const OPTIONS: &[Spec] = &[
         name: "ClearHash",
         aliases: &["Clear Hash"],
         kind: Kind::Button,
+        // The session presses it: it owns the tables.
+        apply: |_, _| {},
         help: "Clears the hash tables (done after the current search if one runs). `Clear Hash`, Stockfish's \
                name, which shogiarena's SPSA presses between games, is accepted too and declared by `kaname \
                --tune` (USI GUIs may not expect a space in a name, so a plain session declares `ClearHash`).",
@@ -262,18 +309,21 @@ pub const OPTIONS: &[Spec] = &[
         name: "UsiLog",
         aliases: &[],
         kind: Kind::Text(""),
+        apply: |s, v| s.usi_log = v.text().to_string(),
         help: "File to which every USI line in and out is appended with a timestamp; empty = off.",
     },
     Spec {
         name: "MateHash",
         aliases: &[],
-        kind: Kind::Spin { default: 64, min: 1, max: 65536 },
+        kind: Kind::Spin { default: SEARCH.mate_hash_mb as i64, min: 1, max: 65536 },
+        apply: |s, v| s.search.mate_hash_mb = v.int() as usize,
         help: "Mate solver (`go mate`) table size in MiB.",
     },
     Spec {
         name: "EvalKind",
         aliases: &[],
-        kind: Kind::Combo { default: "net", vars: EVAL_KIND_VARS },
+        kind: Kind::Combo { default: SEARCH.eval.name(), vars: EVAL_KIND_VARS },
+        apply: |s, v| s.search.eval = v.text().parse().unwrap_or(eval::EvalKind::Classical),
         help: "The evaluation: `net` (the neural network of `EvalFile`) or `classical` (material and king \
                pressure, hand-written). `net` without a usable net falls back to `classical`, with an \
                `info string`.",
@@ -282,6 +332,7 @@ pub const OPTIONS: &[Spec] = &[
         name: "EvalFile",
         aliases: &[],
         kind: Kind::Text(""),
+        apply: |s, v| s.eval_file = v.text().to_string(),
         help: "Net file (`.knn`) for `EvalKind net`; empty = the net built into the binary. A missing, \
                truncated, corrupt or wrong-architecture file is reported with `info string error: ...` and \
                the built-in net stays in use.",
@@ -292,7 +343,8 @@ pub const OPTIONS: &[Spec] = &[
 pub const UNDECLARED: &[Spec] = &[Spec {
     name: "DrawValue",
     aliases: &[],
-    kind: Kind::Spin { default: -2, min: -30000, max: 30000 },
+    kind: Kind::Spin { default: SEARCH.draw_value_black as i64, min: -30000, max: 30000 },
+    apply: |s, v| (s.search.draw_value_black, s.search.draw_value_white) = (v.int() as i32, v.int() as i32),
     help: "Sets `DrawValueBlack` and `DrawValueWhite` both.",
 }];
 
@@ -306,7 +358,7 @@ pub struct Settings {
     /// `BookFile`: empty = no book.
     pub book_file: String,
     /// The other `Book*` options.
-    pub book: crate::book::BookOptions,
+    pub book: BookOptions,
     /// `UsiLog`: empty = off.
     pub usi_log: String,
     /// `EvalFile`: empty = the built-in net.
@@ -314,13 +366,14 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// The declared defaults (the table is the single source of truth).
+    /// The declared defaults (the table is the single source of truth; for the search's and the
+    /// book's options it holds their crates' defaults, so applying it changes nothing there).
     fn default() -> Self {
         let mut s = Settings {
-            search: search::Options::default(),
+            search: search::Options::DEFAULT,
             own_book: false,
             book_file: String::new(),
-            book: crate::book::BookOptions::default(),
+            book: BookOptions::DEFAULT,
             usi_log: String::new(),
             eval_file: String::new(),
         };
@@ -351,6 +404,29 @@ pub enum Value {
     Press,
     /// A value for `search::tune::TUNABLES[index]` (a `Tune_*` option), clamped into range.
     Tuned(usize, i32),
+}
+
+impl Value {
+    /// A spin value (0 for another kind: `parse` gives each option a value of its own kind).
+    fn int(&self) -> i64 {
+        match self {
+            Value::Int(n) => *n,
+            _ => 0,
+        }
+    }
+
+    /// A check value (false for another kind).
+    fn flag(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    /// A combo or string value (empty for another kind).
+    fn text(&self) -> &str {
+        match self {
+            Value::Text(t) => t,
+            _ => "",
+        }
+    }
 }
 
 /// What `setoption` did.
@@ -437,62 +513,18 @@ fn parse_spin(name: &str, raw: &str, min: i64, max: i64) -> Result<(i64, Option<
 pub const TUNE: &str = "Tune_*";
 
 impl Settings {
-    /// Stores a value (buttons are handled by the session, not here).
+    /// Stores a value of the option `name` (a declared name, an alias or `TUNE`) through its
+    /// `Spec::apply`. Buttons are handled by the session, not here.
     pub fn apply(&mut self, name: &str, value: &Value) {
-        let o = &mut self.search;
-        let int = match value {
-            Value::Int(n) => *n,
-            _ => 0,
-        };
-        let flag = matches!(value, Value::Bool(true));
-        let text = match value {
-            Value::Text(t) => t.as_str(),
-            _ => "",
-        };
-        match name {
-            "USI_Hash" => o.hash_mb = int as usize,
-            "USI_Ponder" => o.usi_ponder = flag,
-            "Threads" => o.threads = int as usize,
-            "MultiPV" => o.multipv = int as usize,
-            "NetworkDelay" => o.network_delay = int as u64,
-            "NetworkDelay2" => o.network_delay2 = int as u64,
-            "MinimumThinkingTime" => o.minimum_thinking_time = int as u64,
-            "SlowMover" => o.slow_mover = int as u64,
-            "MaxMovesToDraw" => o.max_moves_to_draw = int as u32,
-            "EnteringKingRule" => o.entering_king_rule = EnteringKingRule::from_name(text).unwrap_or_default(),
-            "DrawValueBlack" => o.draw_value_black = int as i32,
-            "DrawValueWhite" => o.draw_value_white = int as i32,
-            "DrawValue" => (o.draw_value_black, o.draw_value_white) = (int as i32, int as i32),
-            "PvInterval" => o.pv_interval = int as u64,
-            "ConsiderationMode" => o.consideration_mode = flag,
-            "OutputFailLHPV" => o.output_fail_lh_pv = flag,
-            "RoundUpToFullSecond" => o.round_up_to_full_second = flag,
-            "Stochastic_Ponder" => o.stochastic_ponder = flag,
-            "ResignValue" => o.resign_value = int as i32,
-            "DepthLimit" => o.depth_limit = int as i32,
-            "NodesLimit" => o.nodes_limit = int as u64,
-            "USI_OwnBook" => self.own_book = flag,
-            "BookFile" => self.book_file = text.to_string(),
-            "BookMoves" => self.book.moves = int as u32,
-            "BookIgnoreRate" => self.book.ignore_rate = int as u32,
-            "BookEvalDiff" => self.book.eval_diff = int as i32,
-            "BookEvalBlackLimit" => self.book.eval_black_limit = int as i32,
-            "BookEvalWhiteLimit" => self.book.eval_white_limit = int as i32,
-            "BookDepthLimit" => self.book.depth_limit = int as i32,
-            "BookPvMoves" => self.book.pv_moves = int as u32,
-            "ConsiderBookMoveCount" => self.book.consider_count = flag,
-            "FlippedBook" => self.book.flipped = flag,
-            "UsiLog" => self.usi_log = text.to_string(),
-            "MateHash" => o.mate_hash_mb = int as usize,
-            "EvalKind" => o.eval = text.parse().unwrap_or(eval::EvalKind::Classical),
-            "EvalFile" => self.eval_file = text.to_string(),
-            "ClearHash" => {}
-            TUNE => {
-                if let Value::Tuned(i, v) = value {
-                    (TUNABLES[*i].set)(&mut o.tune, *v);
-                }
+        if name == TUNE {
+            if let Value::Tuned(i, v) = value {
+                (TUNABLES[*i].set)(&mut self.search.tune, *v);
             }
-            other => log::warn!("option {other} has no setting"),
+            return;
+        }
+        match find(name) {
+            Some(spec) => (spec.apply)(self, value),
+            None => log::warn!("option {name} has no setting"),
         }
     }
 }
@@ -593,6 +625,15 @@ mod tests {
         let b = &s.book;
         assert_eq!((b.moves, b.ignore_rate, b.eval_diff, b.depth_limit, b.pv_moves), (16, 0, 30, 0, 8));
         assert_eq!((b.eval_black_limit, b.eval_white_limit, b.consider_count, b.flipped), (0, -140, false, true));
+    }
+
+    #[test]
+    fn front_end_defaults_are_the_searchs() {
+        // The table reads these defaults; applying them gives them back unless an option
+        // stores into the wrong field or spells its default by hand.
+        assert_eq!(Settings::default().search, search::Options::DEFAULT);
+        assert_eq!(Settings::default().search, search::Options::default());
+        assert_eq!(Settings::default().book, BookOptions::DEFAULT);
     }
 
     #[test]

@@ -52,9 +52,17 @@ impl EnteringKingRule {
         (EnteringKingRule::Try, "TryRule"),
     ];
 
-    /// The USI name (`CSARule27` ...).
-    pub fn name(self) -> &'static str {
-        Self::NAMES.iter().find(|(r, _)| *r == self).map_or("NoEnteringKing", |(_, n)| n)
+    /// The USI name (`CSARule27` ...). A `const fn` (hence the loop), so that a constant option
+    /// table can spell a default rule.
+    pub const fn name(self) -> &'static str {
+        let mut i = 0;
+        while i < Self::NAMES.len() {
+            if Self::NAMES[i].0 as u8 == self as u8 {
+                return Self::NAMES[i].1;
+            }
+            i += 1;
+        }
+        "NoEnteringKing"
     }
 
     /// The rule of a USI name, case-insensitively.

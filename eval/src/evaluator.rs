@@ -25,12 +25,20 @@ pub enum EvalKind {
     Net,
 }
 
-impl fmt::Display for EvalKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl EvalKind {
+    /// The name `from_str` reads, as `EvalKind` declares it in `usi` (a `const fn`, so that a
+    /// constant option table can spell a default kind).
+    pub const fn name(self) -> &'static str {
+        match self {
             EvalKind::Classical => "classical",
             EvalKind::Net => "net",
-        })
+        }
+    }
+}
+
+impl fmt::Display for EvalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

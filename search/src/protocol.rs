@@ -30,7 +30,7 @@ pub struct Limits {
 }
 
 /// Engine options that the search reads (set by `setoption`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Transposition table size in MiB (`USI_Hash`).
     pub hash_mb: usize,
@@ -90,6 +90,39 @@ pub struct Options {
 }
 
 impl Options {
+    /// The defaults, which are also the `usi` declarations' (the front end's options table reads
+    /// them from here, so that each is written once).
+    pub const DEFAULT: Options = Options {
+        hash_mb: 256,
+        threads: 1,
+        multipv: 1,
+        // Local-GUI values, not YaneuraOu's network-safe 120 / 1120 / 2000.
+        network_delay: 40,
+        network_delay2: 150,
+        minimum_thinking_time: 1000,
+        slow_mover: 100,
+        max_moves_to_draw: 0,
+        entering_king_rule: EnteringKingRule::Csa27,
+        draw_value_black: -2,
+        draw_value_white: -2,
+        resign_value: 99999,
+        depth_limit: 0,
+        nodes_limit: 0,
+        usi_ponder: false,
+        mate_hash_mb: 64,
+        // `Net`, as the front end declares it: a searcher without a net (`set_net`) evaluates
+        // classically all the same (`eval_in_use`), so `Searcher::new`, the search's tests and
+        // self-play without a net search as they did when this default was `Classical`.
+        eval: eval::EvalKind::Net,
+        tune: crate::tune::Tune::DEFAULT,
+        // YaneuraOu's is 300; 0 keeps a PV line per iteration.
+        pv_interval: 0,
+        consideration_mode: false,
+        output_fail_lh_pv: true,
+        round_up_to_full_second: true,
+        stochastic_ponder: false,
+    };
+
     /// The draw score for the engine when `root` (the side to move at the root) is its side.
     pub fn draw_value(&self, root: engine::Color) -> i32 {
         match root {
@@ -101,31 +134,7 @@ impl Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            hash_mb: 256,
-            threads: 1,
-            multipv: 1,
-            network_delay: 40,
-            network_delay2: 150,
-            minimum_thinking_time: 1000,
-            slow_mover: 100,
-            max_moves_to_draw: 0,
-            entering_king_rule: EnteringKingRule::Csa27,
-            draw_value_black: -2,
-            draw_value_white: -2,
-            resign_value: 99999,
-            depth_limit: 0,
-            nodes_limit: 0,
-            usi_ponder: false,
-            mate_hash_mb: 64,
-            eval: eval::EvalKind::Classical,
-            tune: crate::tune::Tune::default(),
-            pv_interval: 0,
-            consideration_mode: false,
-            output_fail_lh_pv: true,
-            round_up_to_full_second: true,
-            stochastic_ponder: false,
-        }
+        Options::DEFAULT
     }
 }
 

@@ -15,9 +15,15 @@ macro_rules! tunables {
             $(#[doc = $doc] pub $field: i32,)*
         }
 
+        impl Tune {
+            /// The values the search uses unless told otherwise (a constant, so that
+            /// `Options::DEFAULT` can hold it).
+            pub const DEFAULT: Tune = Tune { $($field: $default,)* };
+        }
+
         impl Default for Tune {
             fn default() -> Tune {
-                Tune { $($field: $default,)* }
+                Tune::DEFAULT
             }
         }
 

@@ -189,6 +189,11 @@ impl Engine {
         Some(self.lines[self.cursor - 1].clone())
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether stdout has ended (the process closed it or exited).
     pub fn stdout_ended(&self) -> bool {
         self.eof

@@ -11,6 +11,7 @@ mod lines;
 mod makebook;
 mod options;
 mod output;
+mod own_book;
 mod parse;
 mod reader;
 mod record;

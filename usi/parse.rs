@@ -243,9 +243,27 @@ pub fn ponderhit(args: &[&str], pos: &Position) -> (Option<Limits>, Option<Strin
     (Some(g.limits), problem)
 }
 
+/// The text after the `n`-th (0-based) whitespace-separated token of `line` (a `setoption`
+/// value may contain spaces: a file path, say).
+pub fn rest_after_token(line: &str, n: usize) -> &str {
+    let mut rest = line;
+    for _ in 0..=n {
+        rest = rest.trim_start();
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = &rest[end..];
+    }
+    rest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_values_keep_spaces() {
+        let l = "setoption  name UsiLog value /tmp/my logs/usi.log ";
+        assert_eq!(rest_after_token(l, 3).trim(), "/tmp/my logs/usi.log");
+    }
 
     fn split(s: &str) -> Vec<&str> {
         s.split_whitespace().collect()

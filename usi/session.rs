@@ -3,15 +3,15 @@
 //! exactly one `bestmove` per `go` (one `checkmate` per `go mate`), none before `stop` or
 //! `ponderhit` under `go infinite`/`go ponder`, `stop` obeyed at once, `readyok` at any time.
 
-use crate::book::{self, Book};
 use crate::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line};
 use crate::options::{self, Settings, Value};
 use crate::output::Output;
+use crate::own_book::OwnBook;
 use crate::parse;
 use crate::reader::{MAX_LINE, TOO_LONG};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use engine::{Move, Position};
-use search::{BestMove, Info, Limits, MateProgress, MateResult, SearchResult, Searcher};
+use search::{Info, Limits, MateProgress, MateResult, SearchResult, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -113,54 +113,9 @@ pub struct Session {
     /// The `EvalFile` whose net the searcher holds (`None` before the first `prepare`).
     net_file: Option<String>,
     clear_pending: bool,
-    book: BookSlot,
+    book: OwnBook,
     /// `kaname --tune`: `usi` also declares the `Tune_*` search parameters.
     tuning: bool,
-}
-
-/// The opening book of `BookFile`, opened at `isready` (or the next `go`) once per setting.
-struct BookSlot {
-    /// The `BookFile` value last opened, or tried (`None`: open at the next chance).
-    file: Option<String>,
-    /// The book, when `file` could be opened.
-    book: Option<Book>,
-    /// Chooses among book moves.
-    rng: eval::rng::Rng,
-}
-
-impl BookSlot {
-    fn new() -> BookSlot {
-        let seed =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
-                ^ u64::from(std::process::id()).rotate_left(32);
-        BookSlot { file: None, book: None, rng: eval::rng::Rng::new(seed) }
-    }
-
-    /// Opens the book of `BookFile` if it changed (only under `USI_OwnBook`). A file that
-    /// cannot be used is reported once; play goes on without a book.
-    fn load(&mut self, out: &Output, settings: &Settings) {
-        let file = &settings.book_file;
-        if !settings.own_book || self.file.as_ref() == Some(file) {
-            return;
-        }
-        self.book = None;
-        self.file = Some(file.clone());
-        if file.is_empty() {
-            return;
-        }
-        let start = Instant::now();
-        match Book::open(file) {
-            Ok(b) => {
-                log::info!("book opened in {} ms (on disk: {})", start.elapsed().as_millis(), b.on_disk());
-                out.info_string(&b.summary);
-                if let Some(p) = &b.problem {
-                    out.error(p);
-                }
-                self.book = Some(b);
-            }
-            Err(e) => out.error(&format!("{e}; playing without a book")),
-        }
-    }
 }
 
 /// Whether the loop goes on.
@@ -203,7 +158,7 @@ impl Session {
             prepared: None,
             net_file: None,
             clear_pending: false,
-            book: BookSlot::new(),
+            book: OwnBook::new(),
             tuning: false,
         }
     }
@@ -482,7 +437,7 @@ impl Session {
             self.out.error("setoption: missing option name");
             return;
         }
-        let value = value_at.map(|v| rest_after_token(line, v).trim());
+        let value = value_at.map(|v| parse::rest_after_token(line, v).trim());
         let parsed = match options::parse(&name, value) {
             Ok(p) => p,
             Err(e) => {
@@ -508,7 +463,7 @@ impl Session {
                     self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", crate::ascii(path, 100)));
                 }
             }
-            ("BookFile", _) => self.book.file = None,
+            ("BookFile", _) => self.book.forget_file(),
             _ => {}
         }
     }
@@ -565,7 +520,7 @@ impl Session {
         // The book answers at once, except under `go infinite` (analysis wants a search).
         if line.is_none() && !limits.infinite && self.settings.own_book {
             self.book.load(&self.out, &self.settings);
-            line = self.book_move(&pos, &limits);
+            line = self.book.answer(&self.out, &self.settings, &pos, &limits);
         }
         if let Some(line) = line {
             if waiting {
@@ -576,58 +531,6 @@ impl Session {
             return;
         }
         self.start_search(id, pos, limits, ticket, restart);
-    }
-
-    /// The book's move for `pos`, announced (`info string book ...` and one `info ... pv` line
-    /// per book move up to `MultiPV`, the chosen one first), as a `bestmove` line.
-    fn book_move(&mut self, pos: &Position, limits: &Limits) -> Option<String> {
-        let slot = &mut self.book;
-        let b = slot.book.as_ref()?;
-        let opts = &self.settings.book;
-        let probe = match book::probe(b, pos, opts, &limits.searchmoves, &mut slot.rng) {
-            Ok(p) => p,
-            Err(e) => {
-                self.out.error(&format!("{e}; playing without a book"));
-                slot.book = None;
-                return None;
-            }
-        };
-        for note in &probe.notes {
-            match note.strip_prefix("error: ") {
-                Some(e) => self.out.error(e),
-                None => self.out.info_string(note),
-            }
-        }
-        let hit = probe.hit?;
-        let e = &hit.best.entry;
-        self.out.info_string(&format!(
-            "book {} (value {}, depth {}, count {}; {} legal book move{})",
-            hit.best.mv,
-            e.value,
-            e.depth,
-            e.count,
-            hit.all.len(),
-            if hit.all.len() == 1 { "" } else { "s" }
-        ));
-        let mut lines = vec![(hit.best.clone(), hit.pv.clone())];
-        for c in hit.all.iter().filter(|c| c.mv != hit.best.mv) {
-            if lines.len() >= self.settings.search.multipv {
-                break;
-            }
-            lines.push((c.clone(), book::book_pv(b, pos, c, opts.pv_moves.max(1) as usize, opts.flipped)));
-        }
-        for (i, (c, pv)) in lines.iter().enumerate() {
-            let moves: Vec<String> = pv.iter().map(Move::to_string).collect();
-            self.out.line(&format!(
-                "info depth {d} seldepth {d} multipv {} {} time 0 nodes 0 nps 0 pv {}",
-                i + 1,
-                book::score_text(c.entry.value),
-                moves.join(" "),
-                d = c.entry.depth.max(0),
-            ));
-        }
-        let r = SearchResult { best: BestMove::Move(hit.best.mv), ponder: hit.ponder };
-        Some(bestmove_line(pos, &r))
     }
 
     fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket, restart: Option<Vec<String>>) {
@@ -806,27 +709,5 @@ fn fallback_line(pos: &Position, mate: bool) -> String {
         "checkmate timeout".into()
     } else {
         fallback_bestmove(pos)
-    }
-}
-
-/// The text after the `n`-th (0-based) whitespace-separated token of `line`.
-fn rest_after_token(line: &str, n: usize) -> &str {
-    let mut rest = line;
-    for _ in 0..=n {
-        rest = rest.trim_start();
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        rest = &rest[end..];
-    }
-    rest
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn option_values_keep_spaces() {
-        let l = "setoption  name UsiLog value /tmp/my logs/usi.log ";
-        assert_eq!(rest_after_token(l, 3).trim(), "/tmp/my logs/usi.log");
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate a small file of varied, sane opening positions for scripts/match.py.
+"""Generate a small file of varied, sane opening positions for matches (scripts/sprt.py, shogiarena).
 
 Each line is `startpos moves m1 m2 ...` (4-8 plies by default).  At every ply a
 USI engine (Fairy-Stockfish by default) is asked for its top N moves at a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the opponent engines and Python tooling used by scripts/match.py.
+# Install the opponent engines and Python tooling used by scripts/sprt.py and scripts/arena_check.py.
 # Idempotent: skips what is already installed. Needs root (apt-get) and PyPI access.
 set -euo pipefail
 

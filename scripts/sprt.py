@@ -10,7 +10,7 @@ runs `shogiarena run sprt config.yaml` (or `shogiarena run tournament config.yam
             LLR x.xx (lo, hi) <verdict>
 
 W-L-D is from the candidate's side. Elo and its 95% error come from the per-game score
-(trinomial, as in match.py); the pentanomial estimate over colour-swapped pairs is printed
+(trinomial); the pentanomial estimate over colour-swapped pairs is printed
 on the line before.
 
 Usage (run from the repository root; prefix `nice -n 15` on shared machines):
@@ -50,8 +50,9 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     without replacement when the file has at least as many lines as pairs are needed,
     else with replacement (`--opening-selection` overrides).
   * Time controls: byoyomi (`time_ms` + `byoyomi_ms`, main time 0 unless --main-time),
-    Fischer (`time_ms` + `increment_ms`); shogiarena also has fixed time per move, depth
-    and node limits (not exposed here). A move loses on time when it takes longer than
+    Fischer (`time_ms` + `increment_ms`), fixed time per move (--movetime, `fixed_time_ms`,
+    sent as `go movetime`: gpsusi crashes on it); shogiarena also has depth and node limits
+    (not exposed here). A move loses on time when it takes longer than
     the allowance plus `expiry_margin_ms` (--margin, default 200 ms here, shogiarena's own
     default is 500).
   * Adjudication: resign adjudication (`resign_threshold_cp`, `resign_move_count`,
@@ -76,16 +77,26 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     summarizes a run; `shogiarena dashboard serve --run-dir OUT/run` browses it.
   * Engine options: both engines get --common-options (USI_Hash=64, Threads=1,
     NetworkDelay=0, NetworkDelay2=50 by default), then their own --base/--cand-options.
+    The engine processes are reused between games (shogiarena's default; --fresh-engines
+    starts new ones for every game). --base-args/--cand-args give the engine command
+    arguments (shogiarena `engine_args`; the engine runs in its binary's directory, so give
+    absolute paths). An executable script is a binary too: `--base scripts/gnushogi_usi.py`
+    runs the GNU Shogi adapter.
+  * Checking the games: scripts/arena_check.py OUT replays every game and reports crashes,
+    illegal moves, false `bestmove win` declarations and time losses per engine (all of
+    which shogiarena scores as ordinary results), and writes CSA records.
 
 Not supported (by shogiarena or by this wrapper): normalized-Elo bounds, score-based draw
-adjudication, CSA/KIF export of the games (they are in game.db), per-engine different
-time controls (shogiarena has `engines[].time_control`, not exposed here).
+adjudication, KIF export of the games (they are in game.db; scripts/arena_check.py --csa
+writes CSA records), per-engine different time controls (shogiarena has
+`engines[].time_control`, not exposed here).
 """
 
 import argparse
 import json
 import math
 import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -130,9 +141,9 @@ def build_config(args, out):
     """Write engine YAMLs and config.yaml into `out`; return the config path."""
     common = parse_options(args.common_options)
     engines = []
-    for role, binary, opts, name in (
-        ("cand", args.cand, args.cand_options, args.cand_name),
-        ("base", args.base, args.base_options, args.base_name),
+    for role, binary, opts, name, extra in (
+        ("cand", args.cand, args.cand_options, args.cand_name, args.cand_args),
+        ("base", args.base, args.base_options, args.base_name, args.base_args),
     ):
         binary = Path(binary).resolve()
         if not binary.is_file():
@@ -140,18 +151,11 @@ def build_config(args, out):
         options = dict(common)
         options.update(parse_options(opts))
         engine_yaml = out / f"engine-{role}.yaml"
-        engine_yaml.write_text(
-            yaml.safe_dump(
-                {
-                    "name": name,
-                    "engine_path": str(binary),
-                    "working_directory": str(binary.parent),
-                    "options": options,
-                },
-                sort_keys=False,
-            ),
-            encoding="utf-8",
-        )
+        spec = {"name": name, "engine_path": str(binary), "working_directory": str(binary.parent)}
+        if extra:
+            spec["engine_args"] = shlex.split(extra)
+        spec["options"] = options
+        engine_yaml.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
         engines.append({"name": name, "engine_path": str(engine_yaml)})
     if args.cand_name == args.base_name:
         raise SystemExit("--cand-name and --base-name must differ")
@@ -159,6 +163,8 @@ def build_config(args, out):
     if args.fischer:
         main_ms, inc_ms = parse_fischer(args.fischer)
         tc = {"time_ms": main_ms, "increment_ms": inc_ms}
+    elif args.movetime:
+        tc = {"fixed_time_ms": args.movetime}
     else:
         tc = {"time_ms": round(args.main_time * 1000), "byoyomi_ms": args.byoyomi}
     tc["expiry_margin_ms"] = args.margin
@@ -200,6 +206,8 @@ def build_config(args, out):
         "dashboard": {"enabled": False},
         "logging": {"usi_transcript": bool(args.usi_log)},
     }
+    if args.fresh_engines:
+        config["tournament"]["engine_lifecycle"] = "per_game"
     if args.games:
         config["tournament"]["games_per_pair"] = args.games
     else:
@@ -376,15 +384,18 @@ def main():
                                  epilog="See the module docstring (head scripts/sprt.py) for details.")
     ap.add_argument("--base", required=True, help="base engine binary")
     ap.add_argument("--base-options", default="", help="USI options for base, K=V,K=V")
+    ap.add_argument("--base-args", default="", help="command-line arguments for the base engine (one string)")
     ap.add_argument("--base-name", default="base")
     ap.add_argument("--cand", required=True, help="candidate (tested) engine binary")
     ap.add_argument("--cand-options", default="", help="USI options for candidate, K=V,K=V")
+    ap.add_argument("--cand-args", default="", help="command-line arguments for the candidate engine (one string)")
     ap.add_argument("--cand-name", default="cand")
     ap.add_argument("--common-options", default=DEFAULT_COMMON,
                     help=f"USI options for both engines, applied first (default {DEFAULT_COMMON})")
     tcg = ap.add_mutually_exclusive_group(required=True)
     tcg.add_argument("--byoyomi", type=int, metavar="MS", help="byoyomi per move in ms")
     tcg.add_argument("--fischer", metavar="MAIN+INC", help="Fischer in seconds, e.g. 10+0.1")
+    tcg.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move in ms (go movetime)")
     ap.add_argument("--main-time", type=float, default=0.0, metavar="SEC",
                     help="main time before byoyomi, seconds (default 0)")
     ap.add_argument("--margin", type=int, default=200, metavar="MS",
@@ -399,6 +410,8 @@ def main():
     ap.add_argument("--model", choices=sorted(MODELS), default="pentanomial",
                     help="SPRT model (default pentanomial; see docstring for trinomial's draw guard)")
     ap.add_argument("--concurrency", type=int, default=2, help="games at once (default 2)")
+    ap.add_argument("--fresh-engines", action="store_true",
+                    help="start new engine processes for every game (default: reuse them between games)")
     ap.add_argument("--openings", default=str(REPO / "scripts" / "openings-1000.txt"),
                     help="opening file, one SFEN or `startpos moves ...` per line")
     ap.add_argument("--opening-selection", choices=["auto", "unique", "random"], default="auto",

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Think times of one engine in a match.py --out directory, from the per-game USI logs.
 
+Only for the old match.py series in scripts/results/ (match.py was removed on 2026-11-24); for
+shogiarena runs, scripts/arena_check.py reports think times (and --json has every move's time).
+
 Log lines look like `<seconds> <name>< go ...` (sent) and `<seconds> <name>> bestmove ...` (received).
 Prints count/average/max for the first move of each game and for the other moves, and lists every
 move over --budget ms with the last `info` line before it.

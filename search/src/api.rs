@@ -56,7 +56,7 @@ impl Searcher {
             tt: Arc::new(TranspositionTable::new(1)),
             tt_asked_mb: 1,
             workers: Arc::new(Mutex::new(Vec::new())),
-            control: Arc::new(Control::new(&Position::startpos(), &Limits::default(), &Options::default())),
+            control: Arc::new(Control::idle()),
             handle: None,
             net: None,
         }

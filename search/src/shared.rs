@@ -31,16 +31,26 @@ pub struct Control {
 }
 
 impl Control {
+    /// The controls before any search (a new `Searcher`'s): no clock plan, nothing to stop.
+    pub fn idle() -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            stop_requested: AtomicBool::new(false),
+            ponder: AtomicBool::new(false),
+            start: Mutex::new(Instant::now()),
+            plan: Mutex::new(None),
+            side_and_ply: Mutex::new((Color::Black, 1)),
+        }
+    }
+
     /// The controls of a search of `pos` to `limits`, its clock started now.
     pub fn new(pos: &Position, limits: &Limits, options: &Options) -> Control {
         let (side, ply) = (pos.side_to_move(), pos.game_ply());
         Control {
-            stop: AtomicBool::new(false),
-            stop_requested: AtomicBool::new(false),
             ponder: AtomicBool::new(limits.ponder),
-            start: Mutex::new(Instant::now()),
             plan: Mutex::new(TimePlan::new(limits, side, ply, options)),
             side_and_ply: Mutex::new((side, ply)),
+            ..Control::idle()
         }
     }
 

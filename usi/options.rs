@@ -385,7 +385,7 @@ impl Default for Settings {
                 Kind::Button => continue,
                 Kind::Text(t) => Value::Text(t.to_string()),
             };
-            s.apply(spec.name, &v);
+            (spec.apply)(&mut s, &v);
         }
         s
     }

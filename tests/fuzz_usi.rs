@@ -73,7 +73,7 @@
 mod common;
 
 use common::{Engine, LIVE};
-use engine::{EnteringKingRule, Move, MoveList, Position};
+use engine::{EnteringKingRule, Move, MoveList, Position, VariantId};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -477,15 +477,16 @@ fn setoption_parts(line: &str) -> Option<(String, Option<String>)> {
     Some((name, value))
 }
 
-/// The position after `position`'s arguments, or `None` when the engine keeps its previous one.
-fn apply_position(args: &[&str]) -> Option<Position> {
+/// The position after `position`'s arguments in the game `variant`, or `None` when the engine
+/// keeps its previous one.
+fn apply_position(args: &[&str], variant: VariantId) -> Option<Position> {
     let moves_at = args.iter().position(|t| *t == "moves").unwrap_or(args.len());
     let (head, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
     let mut pos = match *head.first()? {
-        "startpos" => Position::startpos(),
+        "startpos" => Position::startpos_in(variant),
         first => {
             let sfen = if first == "sfen" { &head[1..] } else { head };
-            Position::from_sfen(&sfen.join(" ")).ok()?
+            Position::from_sfen_in(variant, &sfen.join(" ")).ok()?
         }
     };
     for m in moves {
@@ -552,6 +553,8 @@ fn trivial(pos: &Position, rule: EnteringKingRule) -> bool {
 /// What the engine has been told, and what it still owes.
 struct Model {
     pos: Position,
+    /// `USI_Variant`.
+    variant: VariantId,
     rule: EnteringKingRule,
     resign_value: i128,
     quit: bool,
@@ -595,6 +598,7 @@ impl Model {
     fn new() -> Model {
         Model {
             pos: Position::startpos(),
+            variant: VariantId::Shogi,
             rule: EnteringKingRule::Csa27,
             resign_value: 99999,
             quit: false,
@@ -633,7 +637,7 @@ impl Model {
             "setoption" => self.setoption(&line),
             "position" => {
                 self.stats.positions += 1;
-                if let Some(p) = apply_position(args) {
+                if let Some(p) = apply_position(args, self.variant) {
                     self.pos = p;
                 }
             }
@@ -667,6 +671,14 @@ impl Model {
                 "csarule27" => EnteringKingRule::Csa27,
                 _ => self.rule,
             };
+        } else if name.eq_ignore_ascii_case("USI_Variant") || name.eq_ignore_ascii_case("UCI_Variant") {
+            // A new game resets the position to its start (the engine clears its own).
+            if let Ok(v) = raw.parse::<VariantId>() {
+                self.variant = v;
+                if self.pos.variant() != v {
+                    self.pos = Position::startpos_in(v);
+                }
+            }
         } else if name.eq_ignore_ascii_case("ResignValue") {
             if let Ok(n) = raw.parse::<i128>() {
                 self.resign_value = n.clamp(0, 99999);
@@ -2173,9 +2185,9 @@ fn the_mirror_reads_lines_as_the_session_does() {
         Some(("UsiLog".to_string(), Some("/tmp/my logs/usi.log".to_string())))
     );
     assert_eq!(setoption_parts("setoption name Clear Hash"), Some(("Clear Hash".to_string(), None)));
-    let p = apply_position(&["startpos", "moves", "7g7f", "3c3d", "9a9b", "2g2f"]).unwrap();
+    let p = apply_position(&["startpos", "moves", "7g7f", "3c3d", "9a9b", "2g2f"], VariantId::Shogi).unwrap();
     assert_eq!(p.game_ply(), 3);
-    assert!(apply_position(&["sfen", "lnsgkgsnl/9", "b", "-", "1"]).is_none());
+    assert!(apply_position(&["sfen", "lnsgkgsnl/9", "b", "-", "1"], VariantId::Shogi).is_none());
 }
 
 // ---------------------------------------------------------------------------------------------

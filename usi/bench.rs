@@ -1,7 +1,7 @@
 //! `bench`: a fixed-depth search of a fixed list of positions, reporting nodes and speed. The
 //! node total is the signature that shows whether a change altered the search.
 
-use engine::Position;
+use engine::{Position, VariantId};
 use search::Searcher;
 use std::time::Instant;
 
@@ -22,16 +22,33 @@ pub const POSITIONS: &[(&str, &str)] = &[
     ("mate-lance", "7lk/9/8S/9/9/9/9/7L1/8K b P 1"),
 ];
 
-/// Runs the bench with the searcher's current options, printing through `print`. Returns the
-/// total node count.
-pub fn run(searcher: &mut Searcher, depth: i32, print: &mut dyn FnMut(String)) -> u64 {
+/// Minishogi's bench positions (`bench` after `setoption name USI_Variant value minishogi`).
+pub const MINISHOGI_POSITIONS: &[(&str, &str)] = &[
+    ("mini-start", "rbsgk/4p/5/P4/KGSBR b - 1"),
+    ("mini-drop-mate-barred", "k4/2S2/1G3/5/4K b P 1"),
+    ("mini-dragon", "2+Rgk/4+p/1s3/P1B2/KG3 w Srb 23"),
+];
+
+/// The bench positions of `variant`. Standard shogi's are the search's signature (`Bench:`).
+pub fn positions(variant: VariantId) -> &'static [(&'static str, &'static str)] {
+    match variant {
+        VariantId::Shogi => POSITIONS,
+        VariantId::Minishogi => MINISHOGI_POSITIONS,
+    }
+}
+
+/// Runs the bench of `variant` with the searcher's current options, printing through `print`.
+/// Returns the total node count.
+pub fn run(searcher: &mut Searcher, depth: i32, variant: VariantId, print: &mut dyn FnMut(String)) -> u64 {
     let o = searcher.options();
     let hash_mb = searcher.hash_mb_in_use();
-    print(format!("bench: depth {depth}, threads {}, hash {hash_mb} MB, {} positions", o.threads, POSITIONS.len()));
+    let list = positions(variant);
+    let game = if variant == VariantId::Shogi { String::new() } else { format!(", {variant}") };
+    print(format!("bench: depth {depth}, threads {}, hash {hash_mb} MB, {} positions{game}", o.threads, list.len()));
     let mut total = 0u64;
     let mut total_ms = 0u64;
-    for (i, (name, sfen)) in POSITIONS.iter().enumerate() {
-        let pos = Position::from_sfen(sfen).expect("bench SFENs are valid");
+    for (i, (name, sfen)) in list.iter().enumerate() {
+        let pos = Position::from_sfen_in(variant, sfen).expect("bench SFENs are valid");
         searcher.clear();
         // A fresh table is mapped lazily: fault its pages in now, or the kernel's page zeroing
         // (about as long as the search itself with the default 256 MB) counts as search time.
@@ -44,7 +61,7 @@ pub fn run(searcher: &mut Searcher, depth: i32, print: &mut dyn FnMut(String)) -
         print(format!(
             "position {}/{} {name}: Nodes searched: {nodes} time {ms} ms nodes/s {}",
             i + 1,
-            POSITIONS.len(),
+            list.len(),
             nps(nodes, ms)
         ));
     }
@@ -67,11 +84,13 @@ mod tests {
     #[test]
     fn bench_positions_are_valid_and_playable() {
         assert!(POSITIONS.len() >= 10);
-        for (name, sfen) in POSITIONS {
-            let pos = Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let mut list = engine::MoveList::new();
-            engine::generate_legal(&pos, &mut list);
-            assert!(!list.is_empty(), "{name} has no legal move");
+        for variant in VariantId::ALL {
+            for (name, sfen) in positions(variant) {
+                let pos = Position::from_sfen_in(variant, sfen).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let mut list = engine::MoveList::new();
+                engine::generate_legal(&pos, &mut list);
+                assert!(!list.is_empty(), "{name} has no legal move");
+            }
         }
     }
 }

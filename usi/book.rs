@@ -1033,7 +1033,9 @@ mod tests {
         let queries: Vec<Position> = std::fs::read_to_string(format!("{path}.queries"))
             .unwrap()
             .lines()
-            .map(|l| crate::parse::position(&l.split_whitespace().collect::<Vec<_>>()).unwrap().0)
+            .map(|l| {
+                crate::parse::position(&l.split_whitespace().collect::<Vec<_>>(), engine::VariantId::Shogi).unwrap().0
+            })
             .collect();
         // Positions one random move further: almost all out of the book.
         let mut rng = Rng::new(5);

@@ -40,8 +40,8 @@ pub fn help_lines() -> Vec<String> {
         "Command line:",
         "  kaname                          speak USI on stdin/stdout (for GUIs)",
         "  kaname --tune                   the same, declaring the Tune_* search parameters (SPSA)",
-        "  kaname bench [depth] [threads] [hash]   fixed-depth search of the bench positions",
-        "  kaname perft <depth> [--generate] [<sfen>]   count leaf nodes, split by root move",
+        "  kaname bench [depth] [threads] [hash] [--variant minishogi]   fixed-depth search of the bench positions",
+        "  kaname perft <depth> [--generate] [--variant minishogi] [<sfen>]   count leaf nodes, split by root move",
         "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
         "                                  think about one position and print the best move",
         "  kaname analyse <record> [--movetime MS | --nodes N | --depth D] [--threads N] [--multipv N]",
@@ -113,9 +113,22 @@ fn usage_error(msg: &str) -> ! {
     std::process::exit(2);
 }
 
+/// `--variant <name>` taken out of `args` (standard shogi without it).
+fn take_variant<'a>(args: &[&'a str]) -> (engine::VariantId, Vec<&'a str>) {
+    let Some(i) = args.iter().position(|&a| a == "--variant") else {
+        return (engine::VariantId::Shogi, args.to_vec());
+    };
+    let Some(name) = args.get(i + 1) else { usage_error("--variant needs a name (shogi, minishogi)") };
+    let variant = name.parse().unwrap_or_else(|e: engine::UnknownVariant| usage_error(&e.to_string()));
+    let rest = args.iter().enumerate().filter(|&(j, _)| j != i && j != i + 1).map(|(_, &a)| a).collect();
+    (variant, rest)
+}
+
 fn cli_bench(args: &[&str]) {
-    let (depth, threads, hash) = bench_args(args).unwrap_or_else(|e| usage_error(&e));
+    let (variant, args) = take_variant(args);
+    let (depth, threads, hash) = bench_args(&args).unwrap_or_else(|e| usage_error(&e));
     let mut o = options::Settings::default().search;
+    o.variant = variant;
     o.threads = threads.unwrap_or(o.threads);
     o.hash_mb = hash.unwrap_or(o.hash_mb);
     let mut searcher = search::Searcher::new();
@@ -123,24 +136,25 @@ fn cli_bench(args: &[&str]) {
     searcher.set_net(options::load_net("").unwrap_or(None));
     searcher.prepare();
     let out = Output::stdout();
-    bench::run(&mut searcher, depth, &mut |l| out.line(&l));
+    bench::run(&mut searcher, depth, variant, &mut |l| out.line(&l));
 }
 
 fn cli_perft(args: &[&str]) {
     // `--generate` counts the last ply by generating the moves (like-for-like with other
     // engines' perft) instead of the default popcount.
     let last = if args.contains(&"--generate") { engine::LastPly::Generate } else { engine::LastPly::Count };
+    let (variant, args) = take_variant(args);
     let args: Vec<&str> = args.iter().copied().filter(|&a| a != "--generate").collect();
     let depth = match args.first().map(|d| d.parse::<u32>()) {
         Some(Ok(d)) if (1..=12).contains(&d) => d,
-        _ => usage_error("expected perft <depth 1..12> [--generate] [<sfen>]"),
+        _ => usage_error("expected perft <depth 1..12> [--generate] [--variant <name>] [<sfen>]"),
     };
     let pos = if args.len() > 1 {
         let sfen = args[1..].join(" ");
         let sfen = sfen.strip_prefix("sfen ").unwrap_or(&sfen);
-        engine::Position::from_sfen(sfen).unwrap_or_else(|e| usage_error(&format!("bad SFEN: {e}")))
+        engine::Position::from_sfen_in(variant, sfen).unwrap_or_else(|e| usage_error(&format!("bad SFEN: {e}")))
     } else {
-        engine::Position::startpos()
+        engine::Position::startpos_in(variant)
     };
     Output::stdout().lines(tools::perft(&pos, depth, last));
 }

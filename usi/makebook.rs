@@ -214,7 +214,7 @@ pub fn line_positions(line: &str, plies: u32) -> Result<(Vec<Position>, Option<S
     let t: Vec<&str> = line.split_whitespace().collect();
     let t = if t.first() == Some(&"position") { &t[1..] } else { &t[..] };
     let moves_at = t.iter().position(|x| *x == "moves").unwrap_or(t.len());
-    let (mut pos, problem) = crate::parse::position(&t[..moves_at])?;
+    let (mut pos, problem) = crate::parse::position(&t[..moves_at], engine::VariantId::Shogi)?;
     let mut out = Vec::new();
     if pos.game_ply() <= plies {
         out.push(pos.clone());

@@ -41,6 +41,7 @@ pub struct Spec {
 const ENTERING_KING_VARS: &[&str] =
     &["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
 const EVAL_KIND_VARS: &[&str] = &["net", "classical"];
+const VARIANT_VARS: &[&str] = &["shogi", "minishogi"];
 /// The defaults of the options the search reads.
 const SEARCH: search::Options = search::Options::DEFAULT;
 /// The defaults of the `Book*` options.
@@ -336,6 +337,16 @@ pub const OPTIONS: &[Spec] = &[
         help: "Net file (`.knn`) for `EvalKind net`; empty = the net built into the binary. A missing, \
                truncated, corrupt or wrong-architecture file is reported with `info string error: ...` and \
                the built-in net stays in use.",
+    },
+    Spec {
+        name: "USI_Variant",
+        aliases: &["UCI_Variant"],
+        kind: Kind::Combo { default: SEARCH.variant.name(), vars: VARIANT_VARS },
+        apply: |s, v| s.search.variant = v.text().parse().unwrap_or_default(),
+        help: "The game: `shogi` or `minishogi` (5x5; Fairy-Stockfish's name and rules, and its option name; \
+               `UCI_Variant` is accepted too). Changing it resets the position to the variant's start and \
+               clears the hash tables. The net and the opening book are for standard shogi: in a variant the \
+               search evaluates classically and the book is not consulted.",
     },
 ];
 

@@ -1,7 +1,7 @@
 //! Parsing the arguments of `position`, `go` and `ponderhit`. Problems are returned as
 //! sentences; the caller reports them as one `info string error:` line per command.
 
-use engine::{Color, Position};
+use engine::{Color, Position, VariantId};
 use search::Limits;
 
 /// Applies a USI move list to `pos`. Stops quietly at `resign`/`win`; `pass`, `0000` and `null`
@@ -38,9 +38,10 @@ pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a s
     None
 }
 
-/// Parses `position`'s arguments. `Err` when there is no usable position (the caller keeps the
-/// previous one); `Ok((pos, Some(problem)))` when a usable position came with a problem.
-pub fn position(args: &[&str]) -> Result<(Position, Option<String>), String> {
+/// Parses `position`'s arguments in the game `variant`. `Err` when there is no usable position
+/// (the caller keeps the previous one); `Ok((pos, Some(problem)))` when a usable position came
+/// with a problem.
+pub fn position(args: &[&str], variant: VariantId) -> Result<(Position, Option<String>), String> {
     let moves_at = args.iter().position(|t| *t == "moves");
     let (head, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),
@@ -56,11 +57,11 @@ pub fn position(args: &[&str]) -> Result<(Position, Option<String>), String> {
                     crate::ascii(&head[1..].join(" "), 40)
                 ));
             }
-            Position::startpos()
+            Position::startpos_in(variant)
         }
         Some(first) => {
             let sfen = if *first == "sfen" { &head[1..] } else { head };
-            Position::from_sfen(&sfen.join(" ")).map_err(|e| {
+            Position::from_sfen_in(variant, &sfen.join(" ")).map_err(|e| {
                 format!(
                     "position: bad SFEN '{}': {}",
                     crate::ascii(&sfen.join(" "), 100),
@@ -271,31 +272,31 @@ mod tests {
 
     #[test]
     fn positions() {
-        let (p, e) = position(&split("startpos")).unwrap();
+        let (p, e) = position(&split("startpos"), VariantId::Shogi).unwrap();
         assert_eq!(p.to_sfen(), engine::START_SFEN);
         assert!(e.is_none());
-        let (p, e) = position(&split("startpos moves 7g7f 3c3d")).unwrap();
+        let (p, e) = position(&split("startpos moves 7g7f 3c3d"), VariantId::Shogi).unwrap();
         assert!(e.is_none());
         assert_eq!(p.game_ply(), 3);
         let bare = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 5a6b 7g7f";
-        let (p, e) = position(&split(bare)).unwrap();
+        let (p, e) = position(&split(bare), VariantId::Shogi).unwrap();
         assert!(e.is_none());
         assert_eq!(p.side_to_move(), Color::White);
-        let (p, e) = position(&split("startpos moves 7g7f 3c3d 7f7e 9i9h 2g2f")).unwrap();
+        let (p, e) = position(&split("startpos moves 7g7f 3c3d 7f7e 9i9h 2g2f"), VariantId::Shogi).unwrap();
         assert!(e.unwrap().contains("move 4 '9i9h' is illegal"));
         assert_eq!(p.game_ply(), 4);
-        let (p, e) = position(&split("startpos moves 7g7f 3c3d resign 2g2f")).unwrap();
+        let (p, e) = position(&split("startpos moves 7g7f 3c3d resign 2g2f"), VariantId::Shogi).unwrap();
         assert!(e.is_none());
         assert_eq!(p.game_ply(), 3);
-        let (p, e) = position(&split("startpos moves 7g7f pass 2g2f")).unwrap();
+        let (p, e) = position(&split("startpos moves 7g7f pass 2g2f"), VariantId::Shogi).unwrap();
         assert!(e.is_none());
         assert_eq!(p.side_to_move(), Color::White);
-        let (p, e) = position(&split("sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1 moves 0000")).unwrap();
+        let (p, e) = position(&split("sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1 moves 0000"), VariantId::Shogi).unwrap();
         assert!(e.unwrap().contains("in check"));
         assert_eq!(p.side_to_move(), Color::Black);
-        assert!(position(&split("sfen lnsgkgsnl/9 b - 1")).is_err());
-        assert!(position(&[]).is_err());
-        assert!(position(&split("sfen")).is_err());
+        assert!(position(&split("sfen lnsgkgsnl/9 b - 1"), VariantId::Shogi).is_err());
+        assert!(position(&[], VariantId::Shogi).is_err());
+        assert!(position(&split("sfen"), VariantId::Shogi).is_err());
     }
 
     /// Fuzzing `position`, `go` and `ponderhit` with a property test over seeded random token
@@ -358,8 +359,8 @@ mod tests {
                 args.insert(0, if i % 2 == 0 { "startpos".into() } else { "sfen".into() });
             }
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let r =
-                std::panic::catch_unwind(|| position(&args)).unwrap_or_else(|_| panic!("position {args:?} panicked"));
+            let r = std::panic::catch_unwind(|| position(&args, VariantId::Shogi))
+                .unwrap_or_else(|_| panic!("position {args:?} panicked"));
             let searched = match r {
                 Ok((p, problem)) => {
                     p.is_consistent().unwrap_or_else(|e| panic!("position {args:?}: {e}"));

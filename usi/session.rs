@@ -99,6 +99,10 @@ enum Job {
     },
 }
 
+/// What `prepare` depends on (`Session::prepared_key`): hash, threads, mate hash, evaluation,
+/// variant and net file.
+type PreparedKey = (usize, usize, usize, eval::EvalKind, engine::VariantId, String);
+
 /// The session state.
 pub struct Session {
     out: Arc<Output>,
@@ -109,7 +113,7 @@ pub struct Session {
     pos: Option<Position>,
     job: Job,
     next_id: u64,
-    prepared: Option<(usize, usize, usize, eval::EvalKind, String)>,
+    prepared: Option<PreparedKey>,
     /// The `EvalFile` whose net the searcher holds (`None` before the first `prepare`).
     net_file: Option<String>,
     clear_pending: bool,
@@ -278,7 +282,7 @@ impl Session {
     }
 
     fn position(&self) -> Position {
-        self.pos.clone().unwrap_or_else(Position::startpos)
+        self.pos.clone().unwrap_or_else(|| Position::startpos_in(self.settings.search.variant))
     }
 
     /// Handles one line from the GUI.
@@ -305,7 +309,7 @@ impl Session {
                     self.clear_pending = true;
                 }
             }
-            "position" => match parse::position(args) {
+            "position" => match parse::position(args, self.settings.search.variant) {
                 Ok((pos, problem)) => {
                     self.pos = Some(pos);
                     if let Some(p) = problem {
@@ -355,9 +359,9 @@ impl Session {
     }
 
     /// What `prepare` depends on: when it changes, the next `go` prepares again.
-    fn prepared_key(&self) -> (usize, usize, usize, eval::EvalKind, String) {
+    fn prepared_key(&self) -> PreparedKey {
         let o = &self.settings.search;
-        (o.hash_mb, o.threads, o.mate_hash_mb, o.eval, self.settings.eval_file.clone())
+        (o.hash_mb, o.threads, o.mate_hash_mb, o.eval, o.variant, self.settings.eval_file.clone())
     }
 
     /// Loads the net of `EvalFile` when it changed; a file that cannot be used is reported
@@ -380,7 +384,12 @@ impl Session {
         self.load_net();
         self.searcher.set_options(&self.settings.search);
         if self.settings.search.eval != self.searcher.eval_in_use() {
-            self.out.info_string("EvalKind net: no net is available; using the classical evaluation");
+            let variant = self.settings.search.variant;
+            self.out.info_string(&if variant != engine::VariantId::Shogi {
+                format!("EvalKind net: the net knows standard shogi only; using the classical evaluation in {variant}")
+            } else {
+                "EvalKind net: no net is available; using the classical evaluation".to_string()
+            });
         }
         let out = self.out.clone();
         let (done_tx, done_rx) = crossbeam_channel::bounded::<()>(0);
@@ -450,6 +459,15 @@ impl Session {
         }
         self.settings.apply(parsed.name, &parsed.value);
         match (parsed.name, &parsed.value) {
+            // A new game: the position and the tables of the old one mean nothing in it.
+            ("USI_Variant", _) if self.pos.as_ref().map(Position::variant) != Some(self.settings.search.variant) => {
+                self.pos = None;
+                if matches!(self.job, Job::Idle) {
+                    self.searcher.clear();
+                } else {
+                    self.clear_pending = true;
+                }
+            }
             ("ClearHash", _) => {
                 if matches!(self.job, Job::Idle) {
                     self.searcher.clear();
@@ -518,7 +536,7 @@ impl Session {
         let rule = self.settings.search.entering_king_rule;
         let mut line = search::immediate_result(&pos, rule).map(|r| bestmove_line(&pos, &r));
         // The book answers at once, except under `go infinite` (analysis wants a search).
-        if line.is_none() && !limits.infinite && self.settings.own_book {
+        if line.is_none() && !limits.infinite && self.settings.own_book && pos.variant() == engine::VariantId::Shogi {
             self.book.load(&self.out, &self.settings);
             line = self.book.answer(&self.out, &self.settings, &pos, &limits);
         }
@@ -696,7 +714,7 @@ impl Session {
         self.searcher.prepare();
         self.prepared = None;
         let out = self.out.clone();
-        crate::bench::run(&mut self.searcher, depth, &mut |l| out.line(&l));
+        crate::bench::run(&mut self.searcher, depth, self.settings.search.variant, &mut |l| out.line(&l));
         self.searcher.clear();
         self.searcher.set_options(&self.settings.search);
     }

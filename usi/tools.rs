@@ -21,12 +21,20 @@ fn hand_text(pos: &Position, c: Color) -> String {
     s
 }
 
-/// The `d` diagram: board (upper case = black/sente), hands, side to move, SFEN, key, checkers.
+/// The `d` diagram: board (upper case = black/sente), hands, side to move, SFEN, key, checkers;
+/// in a variant, its name first.
 pub fn diagram(pos: &Position) -> Vec<String> {
-    let mut lines = vec!["   9  8  7  6  5  4  3  2  1".to_string(), "+---------------------------+".to_string()];
-    for rank in 0..9u8 {
+    let desc = pos.variant().desc();
+    let header: String = (1..=desc.files).rev().map(|f| format!("  {f}")).collect();
+    let border = format!("+{}+", "-".repeat(3 * desc.files as usize));
+    let mut lines = Vec::new();
+    if pos.variant() != engine::VariantId::Shogi {
+        lines.push(format!("Variant: {}", pos.variant()));
+    }
+    lines.extend([format!(" {header}"), border.clone()]);
+    for rank in 0..desc.ranks {
         let mut row = String::from("|");
-        for file in (0..9u8).rev() {
+        for file in (0..desc.files).rev() {
             let pc = pos.piece_on(Square::from_coords(file, rank));
             let t = pc.to_string();
             row.push_str(&match t.len() {
@@ -38,7 +46,7 @@ pub fn diagram(pos: &Position) -> Vec<String> {
         row.push_str(&format!("| {}", (b'a' + rank) as char));
         lines.push(row);
     }
-    lines.push("+---------------------------+".to_string());
+    lines.push(border);
     lines.push(format!(
         "Hands: black (sente) {}, white (gote) {}",
         hand_text(pos, Color::Black),
@@ -68,7 +76,8 @@ pub fn eval(pos: &Position, net: Option<&eval::nnue::Network>) -> Vec<String> {
         format!("Evaluation: {stm:+} (side to move's view), {:+} (black's view)", black_view(stm)),
         format!("Terms (black's view): material {:+}, positional {:+}", eval::material(pos), eval::positional(pos)),
     ];
-    if let Some(net) = net {
+    // The net knows standard shogi only.
+    if let Some(net) = net.filter(|_| pos.variant() == engine::VariantId::Shogi) {
         let v = net.evaluate_full(pos);
         lines.push(format!("Net: {v:+} (side to move's view), {:+} (black's view)", black_view(v)));
     }
@@ -101,6 +110,18 @@ mod tests {
         assert!(d.iter().any(|l| l == &format!("SFEN: {}", engine::START_SFEN)));
         assert!(d.iter().any(|l| l == "Checkers: -"));
         assert!(d.iter().all(|l| l.is_ascii()));
+    }
+
+    #[test]
+    fn diagram_of_the_minishogi_start() {
+        let d = diagram(&Position::startpos_in(engine::VariantId::Minishogi));
+        assert_eq!(d[0], "Variant: minishogi");
+        assert_eq!(d[1], "   5  4  3  2  1");
+        assert_eq!(d[2], "+---------------+");
+        assert_eq!(d[3], "| r  b  s  g  k | a");
+        assert_eq!(d[7], "| K  G  S  B  R | e");
+        assert_eq!(d[8], "+---------------+");
+        assert!(d.iter().any(|l| l == "SFEN: rbsgk/4p/5/P4/KGSBR b - 1"));
     }
 
     #[test]

@@ -8,21 +8,22 @@
 //! our sliders; the candidates are our pieces among `blockers_for_king(them)`.
 
 use crate::attacks::*;
-use crate::movegen::{is_pawn_drop_mate, pawn_drop_squares};
+use crate::movegen::{is_pawn_drop_mate_in, pawn_drop_squares_in};
+use crate::variant::{dispatch, Variant};
 use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType, Position, Square};
 
 /// Appends every legal checking move of the side to move to `list` (promotions and legal
 /// non-promotions both; never an illegal pawn-drop mate). When the side to move is itself in
 /// check, these are the evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
-    checks_into::<false>(pos, list, None);
+    dispatch!(pos.variant(), V => checks_into::<V, false>(pos, list, None));
 }
 
 /// The moves of `generate_checks` that land next to the enemy king, plus the unpromoted knight
 /// moves (a knight checks from two ranks away), in the same order: the candidates of a cheap
 /// mate-in-one test, generated without producing the distant checks first.
 pub fn generate_contact_checks(pos: &Position, list: &mut MoveList) {
-    checks_into::<true>(pos, list, None);
+    dispatch!(pos.variant(), V => checks_into::<V, true>(pos, list, None));
 }
 
 /// Whether `generate_contact_checks` keeps `m` (`near`: the squares next to the enemy king).
@@ -37,13 +38,13 @@ fn is_contact(m: Move, near: Bitboard) -> bool {
 /// whether any legal check at all exists (the listed ones included).
 pub fn mating_candidates(pos: &Position, free: Bitboard, list: &mut MoveList) -> bool {
     debug_assert!(!pos.in_check());
-    checks_into::<false>(pos, list, Some(free))
+    dispatch!(pos.variant(), V => checks_into::<V, false>(pos, list, Some(free)))
 }
 
-/// `generate_checks` (`screen == None`) or `mating_candidates` (`screen == Some(free)`); with
-/// `CONTACT`, only the moves `is_contact` keeps (`generate_contact_checks`).
+/// `generate_checks` (`screen == None`) or `mating_candidates` (`screen == Some(free)`) in the
+/// variant `V`; with `CONTACT`, only the moves `is_contact` keeps (`generate_contact_checks`).
 #[inline(always)]
-fn checks_into<const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
+fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
     if pos.in_check() {
         // Rare in a mate search (the root only): filter the evasions.
         let contact = king_attacks(pos.king_square(!pos.side_to_move()));
@@ -62,7 +63,7 @@ fn checks_into<const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen:
     let our_ksq = pos.king_square(us);
     let occ = pos.occupied();
     let own = pos.pieces_of(us);
-    let target = !own; // empty squares and enemy pieces
+    let target = V::mask(!own); // empty squares and enemy pieces
     let pinned = pos.pinned(us);
     let discoverers = pos.blockers_for_king(them) & own;
 
@@ -129,11 +130,11 @@ fn checks_into<const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen:
         if discovers {
             // Every move off the king's line checks; moves along it need a direct check.
             let off_line = to_bb.and_not(line(ksq, from));
-            emit(list, us, pt, pc, from, off_line, off_line & contact);
+            emit::<V>(list, us, pt, pc, from, off_line, off_line & contact);
             let on_line = to_bb & line(ksq, from);
-            emit(list, us, pt, pc, from, on_line & plain, on_line & promo);
+            emit::<V>(list, us, pt, pc, from, on_line & plain, on_line & promo);
         } else {
-            emit(list, us, pt, pc, from, to_bb & plain, to_bb & promo);
+            emit::<V>(list, us, pt, pc, from, to_bb & plain, to_bb & promo);
         }
     }
 
@@ -153,7 +154,7 @@ fn checks_into<const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen:
     if hand.is_empty() {
         return !list.is_empty();
     }
-    let empty = !occ;
+    let empty = V::mask(!occ);
     // Screening: a drop leaves a free flight free unless it attacks it, so it must stand on a
     // square from which its kind attacks every free flight (attacks are symmetric under a
     // colour swap; the king is off the board as it would be after fleeing).
@@ -181,17 +182,17 @@ fn checks_into<const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen:
         push_drops(list, Piece::new(us, pt), t);
     };
     let pawn_targets =
-        if hand.has(PieceType::Pawn) { pawn_sq & empty & pawn_drop_squares(pos, us) } else { Bitboard::EMPTY };
-    if screen.is_none() && pawn_targets.any() && !is_pawn_drop_mate(pos, pawn_targets.lsb()) {
+        if hand.has(PieceType::Pawn) { pawn_sq & empty & pawn_drop_squares_in::<V>(pos, us) } else { Bitboard::EMPTY };
+    if screen.is_none() && pawn_targets.any() && !is_pawn_drop_mate_in::<V>(pos, pawn_targets.lsb()) {
         drops(PieceType::Pawn, Bitboard::from_square(pawn_targets.lsb()));
     }
     if hand.has(PieceType::Lance) {
         // Lance check squares are in front of the king from our side, never on our last rank
         // unless the king stands beyond it, which cannot happen.
-        drops(PieceType::Lance, lance_sq & empty & !Bitboard::far(us, 1) & contact);
+        drops(PieceType::Lance, (lance_sq & empty & contact).and_not(V::DESC.far[us.index()][1]));
     }
     if hand.has(PieceType::Knight) {
-        drops(PieceType::Knight, knight_sq & empty & !Bitboard::far(us, 2));
+        drops(PieceType::Knight, (knight_sq & empty).and_not(V::DESC.far[us.index()][2]));
     }
     for (pt, sq) in [
         (PieceType::Silver, silver_sq),
@@ -207,7 +208,7 @@ fn checks_into<const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen:
         return true;
     }
     // Only a pawn drop may be left: a check unless it is the illegal pawn-drop mate.
-    screen.is_some() && pawn_targets.any() && !is_pawn_drop_mate(pos, pawn_targets.lsb())
+    screen.is_some() && pawn_targets.any() && !is_pawn_drop_mate_in::<V>(pos, pawn_targets.lsb())
 }
 
 #[inline(always)]
@@ -220,26 +221,36 @@ fn push_drops(list: &mut MoveList, pc: Piece, targets: Bitboard) {
 /// Emits the board moves of `pc` from `from`: unpromoted to `plain` squares where the rules
 /// allow staying unpromoted, promoted to `promo` squares where promotion is allowed.
 #[inline(always)]
-fn emit(list: &mut MoveList, us: Color, pt: PieceType, pc: Piece, from: Square, plain: Bitboard, promo: Bitboard) {
+fn emit<V: Variant>(
+    list: &mut MoveList,
+    us: Color,
+    pt: PieceType,
+    pc: Piece,
+    from: Square,
+    plain: Bitboard,
+    promo: Bitboard,
+) {
+    let zone = V::DESC.zone[us.index()];
+    let far = V::DESC.far[us.index()];
     match pt {
         PieceType::Pawn | PieceType::Lance => {
-            for to in promo & Bitboard::zone(us) {
+            for to in promo & zone {
                 list.push(Move::promotion(from, to, pc));
             }
-            for to in plain.and_not(Bitboard::far(us, 1)) {
+            for to in plain.and_not(far[1]) {
                 list.push(Move::normal(from, to, pc));
             }
         }
         PieceType::Knight => {
-            for to in promo & Bitboard::zone(us) {
+            for to in promo & zone {
                 list.push(Move::promotion(from, to, pc));
             }
-            for to in plain.and_not(Bitboard::far(us, 2)) {
+            for to in plain.and_not(far[2]) {
                 list.push(Move::normal(from, to, pc));
             }
         }
         PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
-            let promo = if from.in_zone(us) { promo } else { promo & Bitboard::zone(us) };
+            let promo = if zone.contains(from) { promo } else { promo & zone };
             for to in promo {
                 list.push(Move::promotion(from, to, pc));
             }

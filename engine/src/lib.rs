@@ -1,4 +1,5 @@
-//! Kaname's rules core: everything that knows the rules of shogi and nothing else.
+//! Kaname's rules core: everything that knows the rules of shogi (and of the variants in
+//! `variant`) and nothing else.
 //!
 //! Squares and pieces (`square`, `piece`, `hand`, `color`), moves (`moves`), the 81-square
 //! bitboard and attack tables (`bitboard`, `attacks`), the position with do/undo and keys
@@ -25,6 +26,7 @@ mod rules;
 mod see;
 mod sfen;
 mod square;
+mod variant;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
@@ -45,3 +47,4 @@ pub use rules::{EnteringKingRule, Repetition};
 pub use see::see_value;
 pub use sfen::{SfenError, MAX_MOVE_NUMBER};
 pub use square::{ParseSquareError, Square, BOARD_SIZE, SQUARE_COUNT};
+pub use variant::{Desc, Minishogi, Shogi, UnknownVariant, Variant, VariantId};

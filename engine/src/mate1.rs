@@ -9,13 +9,14 @@
 
 use crate::attacks::*;
 use crate::checks::mating_candidates;
+use crate::variant::{dispatch, Variant};
 use crate::{generate_checks, Bitboard, Color, Move, MoveList, PieceType, Position, Square};
 
 /// Whether the checking move `m` (legal in `pos`, and giving check) leaves the opponent with
 /// no legal move. Exact: the one case not decided statically (an interposing pawn drop that
 /// would itself check, where the pawn-drop-mate ban may apply) plays the move.
 pub fn is_mate_after_check(pos: &mut Position, m: Move) -> bool {
-    match static_mate(pos, m) {
+    match dispatch!(pos.variant(), V => static_mate::<V>(pos, m)) {
         Some(mated) => mated,
         None => {
             pos.do_move(m);
@@ -28,11 +29,16 @@ pub fn is_mate_after_check(pos: &mut Position, m: Move) -> bool {
 
 /// The enemy king's flights that no piece of the side to move attacks now.
 pub fn free_flights(pos: &Position) -> Bitboard {
+    dispatch!(pos.variant(), V => free_flights_in::<V>(pos))
+}
+
+/// `free_flights` in the variant `V`.
+fn free_flights_in<V: Variant>(pos: &Position) -> Bitboard {
     let us = pos.side_to_move();
     let ksq = pos.king_square(!us);
     let occ_no_king = pos.occupied() ^ ksq;
     let mut free = Bitboard::EMPTY;
-    for s in king_attacks(ksq).and_not(pos.pieces_of(!us)) {
+    for s in V::mask(king_attacks(ksq).and_not(pos.pieces_of(!us))) {
         if !pos.is_attacked(us, s, occ_no_king) {
             free |= Bitboard::from_square(s);
         }
@@ -118,9 +124,9 @@ impl After {
     }
 }
 
-/// `Some(mated)`, or `None` when only playing the move can tell.
+/// `Some(mated)`, or `None` when only playing the move can tell (in the variant `V`).
 #[inline]
-fn static_mate(pos: &Position, m: Move) -> Option<bool> {
+fn static_mate<V: Variant>(pos: &Position, m: Move) -> Option<bool> {
     let us = pos.side_to_move();
     let them = !us;
     let ksq = pos.king_square(them);
@@ -138,7 +144,7 @@ fn static_mate(pos: &Position, m: Move) -> Option<bool> {
 
     // King flights (capturing an unprotected checker included): most checks end here.
     let occ_no_king = occ ^ ksq;
-    let flights = king_attacks(ksq).and_not(defenders).and_not(attacks_of(us, after.kind, to, occ_no_king));
+    let flights = V::mask(king_attacks(ksq).and_not(defenders).and_not(attacks_of(us, after.kind, to, occ_no_king)));
     for s in flights {
         if !after.others_attack(pos, s, occ_no_king) {
             return Some(false);
@@ -174,18 +180,19 @@ fn static_mate(pos: &Position, m: Move) -> Option<bool> {
     let mut pawn_files = Bitboard::EMPTY;
     if hand.has(PieceType::Pawn) {
         // Nifu counts the defender's pawns after the move: a captured one no longer blocks.
-        pawn_files = !Bitboard::far(them, 1);
+        pawn_files = V::mask(!V::DESC.far[them.index()][1]);
         for p in pos.pieces(them, PieceType::Pawn).and_not(to_bb) {
             pawn_files = pawn_files.and_not(Bitboard::file_mask(p.file()));
         }
     }
     let our_king = pos.king_square(us);
+    let far = V::DESC.far[them.index()];
     for sq in gap {
         if other_drop || can_reach(sq) {
             return Some(false);
         }
-        let r = sq.relative_rank(them);
-        if (hand.has(PieceType::Lance) && r > 0) || (hand.has(PieceType::Knight) && r > 1) {
+        if (hand.has(PieceType::Lance) && !far[1].contains(sq)) || (hand.has(PieceType::Knight) && !far[2].contains(sq))
+        {
             return Some(false);
         }
         if pawn_files.contains(sq) {

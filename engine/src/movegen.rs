@@ -2,6 +2,7 @@
 //! and king safety are resolved here, so callers never test legality afterwards.
 
 use crate::attacks::*;
+use crate::variant::{dispatch, Variant};
 use crate::{Bitboard, Color, Move, MoveList, MoveSink, Piece, PieceType, Position, Square};
 
 /// Which part of the legal moves to generate. `Captures` and `Quiets` partition `All`.
@@ -19,15 +20,21 @@ pub enum GenKind {
 /// Appends the legal moves of the given kind to `list` (a `MoveList`, or any other sink such
 /// as the search's scored list, which then needs no copy). In check these are evasions.
 pub fn generate<S: MoveSink>(pos: &Position, kind: GenKind, list: &mut S) {
+    dispatch!(pos.variant(), V => generate_in::<V, S>(pos, kind, list))
+}
+
+/// `generate` in the variant `V`.
+#[inline(always)]
+fn generate_in<V: Variant, S: MoveSink>(pos: &Position, kind: GenKind, list: &mut S) {
     // One copy per kind and colour: the kind's targets and the colour's table rows become
     // constants, and each piece kind's attack lookup is inlined.
     match (kind, pos.side_to_move()) {
-        (GenKind::Captures, Color::Black) => generate_of::<CAPTURES, true, S>(pos, list),
-        (GenKind::Captures, Color::White) => generate_of::<CAPTURES, false, S>(pos, list),
-        (GenKind::Quiets, Color::Black) => generate_of::<QUIETS, true, S>(pos, list),
-        (GenKind::Quiets, Color::White) => generate_of::<QUIETS, false, S>(pos, list),
-        (GenKind::All, Color::Black) => generate_of::<ALL, true, S>(pos, list),
-        (GenKind::All, Color::White) => generate_of::<ALL, false, S>(pos, list),
+        (GenKind::Captures, Color::Black) => generate_of::<V, CAPTURES, true, S>(pos, list),
+        (GenKind::Captures, Color::White) => generate_of::<V, CAPTURES, false, S>(pos, list),
+        (GenKind::Quiets, Color::Black) => generate_of::<V, QUIETS, true, S>(pos, list),
+        (GenKind::Quiets, Color::White) => generate_of::<V, QUIETS, false, S>(pos, list),
+        (GenKind::All, Color::Black) => generate_of::<V, ALL, true, S>(pos, list),
+        (GenKind::All, Color::White) => generate_of::<V, ALL, false, S>(pos, list),
     }
 }
 
@@ -36,8 +43,9 @@ const CAPTURES: u8 = 0;
 const QUIETS: u8 = 1;
 const ALL: u8 = 2;
 
-/// `generate` for one kind (`KIND`, see the constants above) and side to move (`BLACK`).
-fn generate_of<const KIND: u8, const BLACK: bool, S: MoveSink>(pos: &Position, list: &mut S) {
+/// `generate` for one variant (`V`), kind (`KIND`, see the constants above) and side to move
+/// (`BLACK`).
+fn generate_of<V: Variant, const KIND: u8, const BLACK: bool, S: MoveSink>(pos: &Position, list: &mut S) {
     let kind = match KIND {
         CAPTURES => GenKind::Captures,
         QUIETS => GenKind::Quiets,
@@ -47,7 +55,8 @@ fn generate_of<const KIND: u8, const BLACK: bool, S: MoveSink>(pos: &Position, l
     let ksq = pos.king_square(us);
     let own = pos.pieces_of(us);
     let enemy = pos.pieces_of(!us);
-    let empty = !pos.occupied();
+    // The one complement of the generator: masked, every target below is on the board.
+    let empty = V::mask(!pos.occupied());
     let checkers = pos.checkers();
 
     let (capture_target, quiet_target) = if checkers.any() {
@@ -67,16 +76,16 @@ fn generate_of<const KIND: u8, const BLACK: bool, S: MoveSink>(pos: &Position, l
         GenKind::All => capture_target | quiet_target,
     };
     let pinned = pos.pinned(us);
-    pawn_moves(pos, us, kind, capture_target, quiet_target, pinned, list);
+    pawn_moves::<V, S>(pos, us, kind, capture_target, quiet_target, pinned, list);
     let occ = pos.occupied();
     let at = Targets { us, ksq, occ, board_target, pinned };
-    piece_moves(pos, &at, PieceType::Lance, list);
-    piece_moves(pos, &at, PieceType::Knight, list);
-    piece_moves(pos, &at, PieceType::Silver, list);
-    piece_moves(pos, &at, PieceType::Bishop, list);
-    piece_moves(pos, &at, PieceType::Rook, list);
-    piece_moves(pos, &at, PieceType::Horse, list);
-    piece_moves(pos, &at, PieceType::Dragon, list);
+    piece_moves::<V, S>(pos, &at, PieceType::Lance, list);
+    piece_moves::<V, S>(pos, &at, PieceType::Knight, list);
+    piece_moves::<V, S>(pos, &at, PieceType::Silver, list);
+    piece_moves::<V, S>(pos, &at, PieceType::Bishop, list);
+    piece_moves::<V, S>(pos, &at, PieceType::Rook, list);
+    piece_moves::<V, S>(pos, &at, PieceType::Horse, list);
+    piece_moves::<V, S>(pos, &at, PieceType::Dragon, list);
     for from in pos.golds() & own {
         let mut t = gold_attacks(us, from) & board_target;
         if pinned.any() && pinned.contains(from) {
@@ -86,7 +95,7 @@ fn generate_of<const KIND: u8, const BLACK: bool, S: MoveSink>(pos: &Position, l
         t.for_each(|to| list.push(Move::normal(from, to, pc)));
     }
     if kind != GenKind::Captures {
-        drops(pos, us, quiet_target, list);
+        drops::<V, S>(pos, us, quiet_target, list);
     }
 }
 
@@ -101,14 +110,14 @@ struct Targets {
 
 /// The board moves of `us`'s pieces of kind `pt` (not king, not gold-movers) to the targets.
 #[inline(always)]
-fn piece_moves<S: MoveSink>(pos: &Position, at: &Targets, pt: PieceType, list: &mut S) {
+fn piece_moves<V: Variant, S: MoveSink>(pos: &Position, at: &Targets, pt: PieceType, list: &mut S) {
     for from in pos.pieces(at.us, pt) {
         let mut t = piece_attacks(at.us, pt, from, at.occ) & at.board_target;
         // Most positions pin nothing: one loop-invariant test spares the square lookup.
         if at.pinned.any() && at.pinned.contains(from) {
             t &= line(at.ksq, from);
         }
-        push_board_moves(list, at.us, pt, from, t);
+        push_board_moves::<V, S>(list, at.us, pt, from, t);
     }
 }
 
@@ -135,7 +144,7 @@ fn king_moves<S: MoveSink>(pos: &Position, us: Color, kind: GenKind, enemy: Bitb
 
 /// Pawn pushes, all at once by shifting the pawn bitboard one rank forward.
 #[inline(always)]
-fn pawn_moves<S: MoveSink>(
+fn pawn_moves<V: Variant, S: MoveSink>(
     pos: &Position,
     us: Color,
     kind: GenKind,
@@ -147,8 +156,8 @@ fn pawn_moves<S: MoveSink>(
     let ksq = pos.king_square(us);
     let pawns = pos.pieces(us, PieceType::Pawn);
     let pushed = if us == Color::Black { pawns.shift_north() } else { pawns.shift_south() };
-    let zone = Bitboard::zone(us);
-    let last = Bitboard::far(us, 1);
+    let zone = V::DESC.zone[us.index()];
+    let last = V::DESC.far[us.index()][1];
     let pc = Piece::new(us, PieceType::Pawn);
     let from_of = |to: Square| {
         if us == Color::Black {
@@ -183,16 +192,16 @@ fn pawn_moves<S: MoveSink>(
 /// optional promotion for a move into, out of or inside the zone. Works on whole bitboards so
 /// that no per-move rank arithmetic is needed.
 #[inline(always)]
-fn push_board_moves<S: MoveSink>(list: &mut S, us: Color, pt: PieceType, from: Square, targets: Bitboard) {
+fn push_board_moves<V: Variant, S: MoveSink>(list: &mut S, us: Color, pt: PieceType, from: Square, targets: Bitboard) {
     let pc = Piece::new(us, pt);
-    let zone = Bitboard::zone(us);
+    let zone = V::DESC.zone[us.index()];
     let (promote_only, promote_both, plain) = match pt {
         PieceType::Lance => {
-            let last = Bitboard::far(us, 1);
+            let last = V::DESC.far[us.index()][1];
             (targets & last, targets & zone.and_not(last), targets.and_not(zone))
         }
         PieceType::Knight => {
-            let last2 = Bitboard::far(us, 2);
+            let last2 = V::DESC.far[us.index()][2];
             (targets & last2, targets & zone.and_not(last2), targets.and_not(zone))
         }
         PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
@@ -215,7 +224,13 @@ fn push_board_moves<S: MoveSink>(list: &mut S, us: Color, pt: PieceType, from: S
 /// The squares where `us` may drop a pawn: not the last rank and not a file holding one of
 /// `us`'s unpromoted pawns (nifu). Tokin do not count.
 pub fn pawn_drop_squares(pos: &Position, us: Color) -> Bitboard {
-    let mut allowed = !Bitboard::far(us, 1);
+    dispatch!(pos.variant(), V => pawn_drop_squares_in::<V>(pos, us))
+}
+
+/// `pawn_drop_squares` in the variant `V`.
+#[inline(always)]
+pub(crate) fn pawn_drop_squares_in<V: Variant>(pos: &Position, us: Color) -> Bitboard {
+    let mut allowed = V::mask(!V::DESC.far[us.index()][1]);
     for p in pos.pieces(us, PieceType::Pawn) {
         allowed = allowed.and_not(Bitboard::file_mask(p.file()));
     }
@@ -224,16 +239,16 @@ pub fn pawn_drop_squares(pos: &Position, us: Color) -> Bitboard {
 
 /// Drops onto `target` (empty squares, or interposition squares in check).
 #[inline(always)]
-fn drops<S: MoveSink>(pos: &Position, us: Color, target: Bitboard, list: &mut S) {
+fn drops<V: Variant, S: MoveSink>(pos: &Position, us: Color, target: Bitboard, list: &mut S) {
     let hand = pos.hand(us);
     if hand.is_empty() || target.is_empty() {
         return;
     }
     if hand.has(PieceType::Pawn) {
-        let mut t = target & pawn_drop_squares(pos, us);
+        let mut t = target & pawn_drop_squares_in::<V>(pos, us);
         // Only a drop in front of the enemy king can be pawn-drop mate.
         let front = pawn_attacks(!us, pos.king_square(!us));
-        if (t & front).any() && is_pawn_drop_mate(pos, front.lsb()) {
+        if (t & front).any() && is_pawn_drop_mate_in::<V>(pos, front.lsb()) {
             t = t.and_not(front);
         }
         let pc = Piece::new(us, PieceType::Pawn);
@@ -265,8 +280,8 @@ fn drops<S: MoveSink>(pos: &Position, us: Color, target: Bitboard, list: &mut S)
     if n_all == 0 {
         return;
     }
-    let last = Bitboard::far(us, 1);
-    let last2 = Bitboard::far(us, 2);
+    let last = V::DESC.far[us.index()][1];
+    let last2 = V::DESC.far[us.index()][2];
     let emit = |list: &mut S, squares: Bitboard, kinds: &[Piece]| {
         squares.for_each(|to| {
             for &pc in kinds {
@@ -285,6 +300,11 @@ fn drops<S: MoveSink>(pos: &Position, us: Color, target: Bitboard, list: &mut S)
 /// not, except along the pawn's own file, where the pawn itself now blocks the pin), and
 /// every flight square is attacked.
 pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
+    dispatch!(pos.variant(), V => is_pawn_drop_mate_in::<V>(pos, to))
+}
+
+/// `is_pawn_drop_mate` in the variant `V`.
+pub(crate) fn is_pawn_drop_mate_in<V: Variant>(pos: &Position, to: Square) -> bool {
     let us = pos.side_to_move();
     let them = !us;
     let ksq = pos.king_square(them);
@@ -298,7 +318,8 @@ pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
         return false;
     }
     let occ_without_king = occ ^ ksq;
-    for flight in king_attacks(ksq).and_not(pos.pieces_of(them)) {
+    // Masked: on a small board a square past the edge is no flight.
+    for flight in V::mask(king_attacks(ksq).and_not(pos.pieces_of(them))) {
         if flight != to && !pos.is_attacked(us, flight, occ_without_king) {
             return false;
         }
@@ -320,11 +341,17 @@ impl Position {
     /// Whether the side to move, in check, can escape: the mate test of mate-in-one search,
     /// done square by square with early exits instead of generating every evasion.
     pub fn has_evasion(&self) -> bool {
+        dispatch!(self.variant(), V => self.has_evasion_in::<V>())
+    }
+
+    /// `has_evasion` in the variant `V`.
+    fn has_evasion_in<V: Variant>(&self) -> bool {
         let us = self.side_to_move();
         let ksq = self.king_square(us);
         let occ = self.occupied();
         let own = self.pieces_of(us);
-        for to in king_attacks(ksq).and_not(own) {
+        let far = V::DESC.far[us.index()];
+        for to in V::mask(king_attacks(ksq).and_not(own)) {
             if !self.is_attacked(!us, to, occ ^ ksq) {
                 return true;
             }
@@ -347,7 +374,6 @@ impl Position {
             if can_reach(sq) {
                 return true;
             }
-            let r = sq.relative_rank(us);
             if hand.has(PieceType::Silver)
                 || hand.has(PieceType::Gold)
                 || hand.has(PieceType::Bishop)
@@ -355,12 +381,14 @@ impl Position {
             {
                 return true;
             }
-            if (hand.has(PieceType::Lance) && r > 0) || (hand.has(PieceType::Knight) && r > 1) {
+            if (hand.has(PieceType::Lance) && !far[1].contains(sq))
+                || (hand.has(PieceType::Knight) && !far[2].contains(sq))
+            {
                 return true;
             }
             if hand.has(PieceType::Pawn)
-                && pawn_drop_squares(self, us).contains(sq)
-                && !(pawn_attacks(us, sq).contains(self.king_square(!us)) && is_pawn_drop_mate(self, sq))
+                && pawn_drop_squares_in::<V>(self, us).contains(sq)
+                && !(pawn_attacks(us, sq).contains(self.king_square(!us)) && is_pawn_drop_mate_in::<V>(self, sq))
             {
                 return true;
             }
@@ -402,7 +430,15 @@ impl Position {
     /// Whether `m` is a legal move here. Works for any bit pattern (e.g. a move read from the
     /// transposition table, possibly written by another thread for another position).
     pub fn is_legal(&self, m: Move) -> bool {
+        dispatch!(self.variant(), V => self.is_legal_in::<V>(m))
+    }
+
+    /// `is_legal` in the variant `V`.
+    fn is_legal_in<V: Variant>(&self, m: Move) -> bool {
         if !m.is_well_formed() {
+            return false;
+        }
+        if !V::FULL_BOARD && !V::DESC.board.contains(m.to()) {
             return false;
         }
         let us = self.side_to_move();
@@ -414,16 +450,16 @@ impl Position {
         let dest = self.piece_on(to);
         let ksq = self.king_square(us);
         let checkers = self.checkers();
+        let far = V::DESC.far[us.index()];
         if m.is_drop() {
             let pt = m.dropped();
             if !pt.is_hand_type() || pc.kind() != pt || !self.hand(us).has(pt) || !dest.is_empty() {
                 return false;
             }
-            let r = to.relative_rank(us);
             let rank_ok = match pt {
-                PieceType::Pawn => pawn_drop_squares(self, us).contains(to),
-                PieceType::Lance => r > 0,
-                PieceType::Knight => r > 1,
+                PieceType::Pawn => pawn_drop_squares_in::<V>(self, us).contains(to),
+                PieceType::Lance => !far[1].contains(to),
+                PieceType::Knight => !far[2].contains(to),
                 _ => true,
             };
             if !rank_ok {
@@ -434,7 +470,7 @@ impl Position {
             }
             return pt != PieceType::Pawn
                 || pawn_attacks(us, to) != Bitboard::from_square(self.king_square(!us))
-                || !is_pawn_drop_mate(self, to);
+                || !is_pawn_drop_mate_in::<V>(self, to);
         }
         let from = m.from();
         let mover = self.piece_on(from);
@@ -443,17 +479,17 @@ impl Position {
         }
         let pt = mover.kind();
         if m.is_promotion() {
-            if !pt.can_promote() || pc != mover.promoted() || !(from.in_zone(us) || to.in_zone(us)) {
+            let zone = V::DESC.zone[us.index()];
+            if !pt.can_promote() || pc != mover.promoted() || !(zone.contains(from) || zone.contains(to)) {
                 return false;
             }
         } else {
             if pc != mover {
                 return false;
             }
-            let r = to.relative_rank(us);
             let forced = match pt {
-                PieceType::Pawn | PieceType::Lance => r == 0,
-                PieceType::Knight => r < 2,
+                PieceType::Pawn | PieceType::Lance => far[1].contains(to),
+                PieceType::Knight => far[2].contains(to),
                 _ => false,
             };
             if forced {

@@ -35,6 +35,8 @@ pub enum MoveError {
     PawnDropMate(Square),
     /// The move leaves or puts the mover's king in check.
     KingInCheck(String),
+    /// A square that is not on the variant's board (`6a` in Minishogi).
+    OffBoard(Square),
 }
 
 impl fmt::Display for MoveError {
@@ -55,6 +57,7 @@ impl fmt::Display for MoveError {
                 write!(f, "pawn drop on {sq} would be checkmate (uchifuzume)")
             }
             MoveError::KingInCheck(m) => write!(f, "{m} leaves the king in check"),
+            MoveError::OffBoard(sq) => write!(f, "{sq} is not on the board"),
         }
     }
 }
@@ -74,6 +77,7 @@ impl Position {
                 .filter(|p| p.is_hand_type() && b[0].is_ascii_uppercase())
                 .ok_or_else(syntax)?;
             let to: Square = text[2..].parse().map_err(|_| syntax())?;
+            self.on_board(to)?;
             if let Some(&m) = legal.iter().find(|m| m.is_drop() && m.to() == to && m.dropped() == pt) {
                 return Ok(m);
             }
@@ -82,6 +86,8 @@ impl Position {
         if (b.len() == 4 || (b.len() == 5 && b[4] == b'+')) && text.is_char_boundary(2) && text.is_char_boundary(4) {
             let from: Square = text[0..2].parse().map_err(|_| syntax())?;
             let to: Square = text[2..4].parse().map_err(|_| syntax())?;
+            self.on_board(from)?;
+            self.on_board(to)?;
             let promote = b.len() == 5;
             if let Some(&m) =
                 legal.iter().find(|m| !m.is_drop() && m.from() == from && m.to() == to && m.is_promotion() == promote)
@@ -93,6 +99,15 @@ impl Position {
         Err(syntax())
     }
 
+    /// `OffBoard` for a square past the edge of a smaller board.
+    fn on_board(&self, sq: Square) -> Result<(), MoveError> {
+        if self.variant().on_board(sq) {
+            Ok(())
+        } else {
+            Err(MoveError::OffBoard(sq))
+        }
+    }
+
     fn explain_drop(&self, pt: PieceType, to: Square, text: &str) -> MoveError {
         let us = self.side_to_move();
         if !self.hand(us).has(pt) {
@@ -101,8 +116,10 @@ impl Position {
         if !self.piece_on(to).is_empty() {
             return MoveError::Occupied(to);
         }
-        let r = to.relative_rank(us);
-        if (pt == PieceType::Pawn || pt == PieceType::Lance) && r == 0 || pt == PieceType::Knight && r < 2 {
+        let far = self.variant().desc().far[us.index()];
+        if (pt == PieceType::Pawn || pt == PieceType::Lance) && far[1].contains(to)
+            || pt == PieceType::Knight && far[2].contains(to)
+        {
             return MoveError::DeadDrop(text.to_string());
         }
         if pt == PieceType::Pawn && !pawn_drop_squares(self, us).contains(to) {
@@ -132,12 +149,16 @@ impl Position {
         if !attacks_of(us, pt, from, self.occupied()).contains(to) {
             return MoveError::CannotReach(text.to_string());
         }
-        if promote && (!pt.can_promote() || !(from.in_zone(us) || to.in_zone(us))) {
+        let desc = self.variant().desc();
+        let zone = desc.zone[us.index()];
+        if promote && (!pt.can_promote() || !(zone.contains(from) || zone.contains(to))) {
             return MoveError::CannotPromote(text.to_string());
         }
         if !promote {
-            let r = to.relative_rank(us);
-            if matches!(pt, PieceType::Pawn | PieceType::Lance) && r == 0 || pt == PieceType::Knight && r < 2 {
+            let far = desc.far[us.index()];
+            if matches!(pt, PieceType::Pawn | PieceType::Lance) && far[1].contains(to)
+                || pt == PieceType::Knight && far[2].contains(to)
+            {
                 return MoveError::MustPromote(text.to_string());
             }
         }

@@ -2,7 +2,7 @@
 
 use crate::attacks::*;
 use crate::{generate_legal, is_pawn_drop_mate, pawn_drop_squares};
-use crate::{Bitboard, Color, Move, MoveList, PieceType, Position, Square};
+use crate::{Bitboard, Color, Move, MoveList, PieceType, Position, Square, VariantId};
 
 /// How perft counts its last ply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,9 +26,10 @@ pub fn perft_with(pos: &mut Position, depth: u32, last: LastPly) -> u64 {
         return 1;
     }
     if depth == 1 {
+        // The bulk count knows the 9x9 board only; the variants generate their last ply.
         return match last {
-            LastPly::Count => count_legal(pos),
-            LastPly::Generate => count_generated(pos),
+            LastPly::Count if pos.variant() == VariantId::Shogi => count_legal(pos),
+            _ => count_generated(pos),
         };
     }
     let mut list = MoveList::new();

@@ -1,7 +1,7 @@
 //! The position: board, hands, side to move, and the state stack that makes `undo_move` cheap.
 
 use crate::attacks::*;
-use crate::{zobrist, Bitboard, Color, Hand, Move, Piece, PieceType, Square, PIECE_TYPE_NB, SQUARE_COUNT};
+use crate::{zobrist, Bitboard, Color, Hand, Move, Piece, PieceType, Square, VariantId, PIECE_TYPE_NB, SQUARE_COUNT};
 
 /// What `do_move` computes and `undo_move` throws away: one entry per ply.
 #[derive(Clone, Copy, Debug)]
@@ -26,7 +26,7 @@ pub struct StateInfo {
     pub hand: Hand,
 }
 
-/// A shogi position with its history.
+/// A shogi position (or one of a variant's) with its history.
 #[derive(Clone)]
 pub struct Position {
     board: [Piece; SQUARE_COUNT],
@@ -34,6 +34,7 @@ pub struct Position {
     by_color: [Bitboard; 2],
     hands: [Hand; 2],
     side: Color,
+    variant: VariantId,
     game_ply: u32,
     king_sq: [Square; 2],
     states: Vec<StateInfo>,
@@ -54,6 +55,11 @@ impl Position {
         Position::from_sfen(START_SFEN).expect("start SFEN is valid")
     }
 
+    /// The start position of `variant`.
+    pub fn startpos_in(variant: VariantId) -> Position {
+        Position::from_sfen_in(variant, variant.desc().start_sfen).expect("start SFEN is valid")
+    }
+
     /// An empty board builder; used by the SFEN parser, which places pieces and then calls `finish`.
     pub(crate) fn empty() -> Position {
         Position {
@@ -62,6 +68,7 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             hands: [Hand::EMPTY; 2],
             side: Color::Black,
+            variant: VariantId::Shogi,
             game_ply: 1,
             king_sq: [Square::new(0); 2],
             states: Vec::with_capacity(256),
@@ -80,6 +87,10 @@ impl Position {
 
     pub(crate) fn set_hand(&mut self, c: Color, h: Hand) {
         self.hands[c.index()] = h;
+    }
+
+    pub(crate) fn set_variant(&mut self, variant: VariantId) {
+        self.variant = variant;
     }
 
     pub(crate) fn set_side_and_ply(&mut self, side: Color, ply: u32) {
@@ -201,6 +212,12 @@ impl Position {
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
+    }
+
+    /// The game this position belongs to.
+    #[inline(always)]
+    pub fn variant(&self) -> VariantId {
+        self.variant
     }
 
     /// The ply number of the next move, as in SFEN (1 at the start of a game).
@@ -622,6 +639,9 @@ impl Position {
         }
         if by_type != self.by_type || by_color != self.by_color {
             return Err("bitboards disagree with the board".into());
+        }
+        if self.occupied().and_not(self.variant.desc().board).any() {
+            return Err(format!("a piece stands off the {} board", self.variant));
         }
         for c in Color::ALL {
             if self.board[self.king_sq[c.index()].index()] != Piece::new(c, PieceType::King) {

@@ -1,6 +1,6 @@
 //! Game-end judgement: repetition (sennichite), the entering-king declaration (nyugyoku).
 
-use crate::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
+use crate::{Bitboard, Color, Move, Piece, PieceType, Position, Square, VariantId};
 
 /// The repetition state of the current position, from the side to move's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -174,6 +174,10 @@ impl Position {
     /// (a capture there is a try too). In check or not: a king move out of check that reaches
     /// the square wins as well (YaneuraOu's `DeclarationWin` under `TryRule`).
     pub fn try_move(&self) -> Option<Move> {
+        // The try rule is shogi's (on a 5x5 board 5a is a corner, not the king's square).
+        if self.variant() != VariantId::Shogi {
+            return None;
+        }
         let us = self.side_to_move();
         let target = Position::try_square(us);
         let from = self.king_square(us);
@@ -204,6 +208,10 @@ impl Position {
 
     /// `declaration_win` once the king is known to stand in the enemy camp.
     fn declaration_win_slow(&self, rule: EnteringKingRule) -> bool {
+        // Declarations are shogi's only (docs/variants-plan.md, decision 5).
+        if self.variant() != VariantId::Shogi {
+            return false;
+        }
         if rule == EnteringKingRule::Try {
             return self.try_move().is_some();
         }

@@ -1,6 +1,6 @@
 //! SFEN: parsing with a typed error for every malformed or impossible input, and printing.
 
-use crate::{Color, Hand, Piece, PieceType, Position, Square};
+use crate::{Bitboard, Color, Desc, Hand, Piece, PieceType, Position, Square, VariantId};
 use std::fmt;
 
 /// Why an SFEN string was rejected.
@@ -10,14 +10,29 @@ pub enum SfenError {
     MissingField(&'static str),
     /// More than four fields.
     TrailingText(String),
-    /// The board does not have nine ranks.
-    RankCount(usize),
-    /// A rank does not describe exactly nine squares.
+    /// The board does not have the variant's number of ranks (nine in shogi).
+    RankCount {
+        /// How many ranks the SFEN has.
+        found: usize,
+        /// How many the variant's board has.
+        expected: u8,
+    },
+    /// A rank does not describe exactly the variant's number of files (nine in shogi).
     RankLength {
         /// The rank letter.
         rank: char,
         /// How many squares it described.
         squares: usize,
+        /// How many files the variant's board has.
+        expected: u8,
+    },
+    /// A piece the variant does not have (a lance or knight in Minishogi), on the board or in
+    /// hand.
+    PieceNotInVariant {
+        /// The SFEN letter.
+        letter: char,
+        /// The variant.
+        variant: VariantId,
     },
     /// A character that is not a piece letter, digit or `+`.
     UnknownPiece(char),
@@ -46,9 +61,12 @@ impl fmt::Display for SfenError {
         match self {
             SfenError::MissingField(what) => write!(f, "missing {what}"),
             SfenError::TrailingText(t) => write!(f, "unexpected text after the SFEN: '{t}'"),
-            SfenError::RankCount(n) => write!(f, "the board has {n} ranks, not 9"),
-            SfenError::RankLength { rank, squares } => {
-                write!(f, "rank {rank} describes {squares} squares, not 9")
+            SfenError::RankCount { found, expected } => write!(f, "the board has {found} ranks, not {expected}"),
+            SfenError::RankLength { rank, squares, expected } => {
+                write!(f, "rank {rank} describes {squares} squares, not {expected}")
+            }
+            SfenError::PieceNotInVariant { letter, variant } => {
+                write!(f, "{variant} has no piece '{letter}'")
             }
             SfenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}'"),
             SfenError::BadPromotion(s) => write!(f, "bad promotion '{s}'"),
@@ -73,9 +91,16 @@ impl std::error::Error for SfenError {}
 pub const MAX_MOVE_NUMBER: u32 = i32::MAX as u32;
 
 impl Position {
-    /// Parses an SFEN (`<board> <b|w> <hands> [<move number>]`; a move number above
+    /// Parses a shogi SFEN (`<board> <b|w> <hands> [<move number>]`; a move number above
     /// `MAX_MOVE_NUMBER` is read as `MAX_MOVE_NUMBER`).
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+        Position::from_sfen_in(VariantId::Shogi, sfen)
+    }
+
+    /// Parses an SFEN of the variant `variant` (its board size, pieces and hands;
+    /// Fairy-Stockfish's conventions).
+    pub fn from_sfen_in(variant: VariantId, sfen: &str) -> Result<Position, SfenError> {
+        let desc = variant.desc();
         let mut fields = sfen.split_whitespace();
         let board = fields.next().ok_or(SfenError::MissingField("board"))?;
         let side = fields.next().ok_or(SfenError::MissingField("side to move"))?;
@@ -92,14 +117,15 @@ impl Position {
             return Err(SfenError::TrailingText(rest.join(" ")));
         }
         let mut pos = Position::empty();
-        parse_board(&mut pos, board)?;
+        pos.set_variant(variant);
+        parse_board(&mut pos, board, desc, variant)?;
         let side = match side {
             "b" => Color::Black,
             "w" => Color::White,
             s => return Err(SfenError::BadSide(s.to_string())),
         };
         pos.set_side_and_ply(side, ply);
-        let parsed = parse_hands(hands)?;
+        let parsed = parse_hands(hands, desc, variant)?;
         pos.set_hand(Color::Black, parsed[0]);
         pos.set_hand(Color::White, parsed[1]);
         validate(&pos)?;
@@ -112,10 +138,11 @@ impl Position {
 
     /// The SFEN of this position, hands in canonical order, with the move number.
     pub fn to_sfen(&self) -> String {
+        let desc = self.variant().desc();
         let mut s = String::with_capacity(96);
-        for rank in 0..9u8 {
+        for rank in 0..desc.ranks {
             let mut empty = 0;
-            for file in (0..9u8).rev() {
+            for file in (0..desc.files).rev() {
                 let pc = self.piece_on(Square::from_coords(file, rank));
                 if pc.is_empty() {
                     empty += 1;
@@ -130,7 +157,7 @@ impl Position {
             if empty > 0 {
                 s.push_str(&empty.to_string());
             }
-            if rank < 8 {
+            if rank + 1 < desc.ranks {
                 s.push('/');
             }
         }
@@ -139,7 +166,7 @@ impl Position {
         s.push(' ');
         let mut hands = String::new();
         for c in Color::ALL {
-            for pt in PieceType::HAND_ORDER {
+            for &pt in desc.hand_kinds {
                 let n = self.hand(c).count(pt);
                 if n > 1 {
                     hands.push_str(&n.to_string());
@@ -157,14 +184,20 @@ impl Position {
     }
 }
 
-fn parse_board(pos: &mut Position, board: &str) -> Result<(), SfenError> {
+/// Whether the variant has the unpromoted kind `pt` at all.
+fn has_kind(desc: &Desc, pt: PieceType) -> bool {
+    desc.set_count[pt.unpromoted().index()] > 0
+}
+
+fn parse_board(pos: &mut Position, board: &str, desc: &Desc, variant: VariantId) -> Result<(), SfenError> {
     let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 9 {
-        return Err(SfenError::RankCount(ranks.len()));
+    if ranks.len() != desc.ranks as usize {
+        return Err(SfenError::RankCount { found: ranks.len(), expected: desc.ranks });
     }
+    let files = desc.files as usize;
     for (r, text) in ranks.iter().enumerate() {
         let rank_char = (b'a' + r as u8) as char;
-        let mut file: i32 = 8;
+        let mut file: i32 = files as i32 - 1;
         let mut promote = false;
         let mut squares = 0usize;
         for ch in text.chars() {
@@ -184,6 +217,9 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), SfenError> {
                 continue;
             }
             let pt = PieceType::from_letter(ch).ok_or(SfenError::UnknownPiece(ch))?;
+            if !has_kind(desc, pt) {
+                return Err(SfenError::PieceNotInVariant { letter: ch, variant });
+            }
             let pt = if promote {
                 if !pt.can_promote() {
                     return Err(SfenError::BadPromotion(format!("+{ch}")));
@@ -195,7 +231,7 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), SfenError> {
             promote = false;
             squares += 1;
             if file < 0 {
-                return Err(SfenError::RankLength { rank: rank_char, squares });
+                return Err(SfenError::RankLength { rank: rank_char, squares, expected: desc.files });
             }
             let color = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
             pos.put_piece(Piece::new(color, pt), Square::from_coords(file as u8, r as u8));
@@ -204,14 +240,14 @@ fn parse_board(pos: &mut Position, board: &str) -> Result<(), SfenError> {
         if promote {
             return Err(SfenError::BadPromotion(text.to_string()));
         }
-        if squares != 9 {
-            return Err(SfenError::RankLength { rank: rank_char, squares });
+        if squares != files {
+            return Err(SfenError::RankLength { rank: rank_char, squares, expected: desc.files });
         }
     }
     Ok(())
 }
 
-fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
+fn parse_hands(text: &str, desc: &Desc, variant: VariantId) -> Result<[Hand; 2], SfenError> {
     let mut hands = [Hand::EMPTY; 2];
     if text == "-" {
         return Ok(hands);
@@ -231,13 +267,16 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
         if pt == PieceType::King {
             return Err(bad());
         }
+        if !has_kind(desc, pt) {
+            return Err(SfenError::PieceNotInVariant { letter: ch, variant });
+        }
         let n = count.take().unwrap_or(1);
         if n == 0 {
             return Err(bad());
         }
         let c = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
         for _ in 0..n {
-            if hands[c.index()].count(pt) >= pt.set_count() as u32 {
+            if hands[c.index()].count(pt) >= desc.set_count[pt.index()] as u32 {
                 return Err(SfenError::TooManyPieces(pt));
             }
             hands[c.index()].add(pt);
@@ -251,15 +290,16 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
 
 /// Rejects positions that cannot arise: too many pieces, wrong king count, dead pieces, nifu.
 pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
+    let desc = pos.variant().desc();
     let mut counts = [0u32; 9];
-    for sq in Square::ALL {
+    for sq in desc.board {
         let pc = pos.piece_on(sq);
         if let Some(pt) = pc.kind_opt() {
             counts[pt.unpromoted().index()] += 1;
-            let r = sq.relative_rank(pc.color());
+            let far = desc.far[pc.color().index()];
             let dead = match pt {
-                PieceType::Pawn | PieceType::Lance => r == 0,
-                PieceType::Knight => r < 2,
+                PieceType::Pawn | PieceType::Lance => far[1].contains(sq),
+                PieceType::Knight => far[2].contains(sq),
                 _ => false,
             };
             if dead {
@@ -273,7 +313,7 @@ pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
         }
     }
     for pt in PieceType::HAND {
-        if counts[pt.index()] > pt.set_count() as u32 {
+        if counts[pt.index()] > desc.set_count[pt.index()] as u32 {
             return Err(SfenError::TooManyPieces(pt));
         }
     }
@@ -282,8 +322,8 @@ pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
         if kings != 1 {
             return Err(SfenError::KingCount(c, kings));
         }
-        for file in 0..9u8 {
-            if (pos.pieces(c, PieceType::Pawn) & crate::Bitboard::file_mask(file)).more_than_one() {
+        for file in 0..desc.files {
+            if (pos.pieces(c, PieceType::Pawn) & Bitboard::file_mask(file)).more_than_one() {
                 return Err(SfenError::Nifu(c, file));
             }
         }

@@ -462,11 +462,17 @@ fn sfen_errors_each_variant() {
     assert_eq!(err(start), Some(MissingField("side to move")));
     assert_eq!(err(&format!("{start} b")), Some(MissingField("pieces in hand")));
     assert!(matches!(err(&format!("{start} b - 1 extra")), Some(TrailingText(_))));
-    assert_eq!(err("lnsgkgsnl/1r5b1/ppppppppp/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"), Some(RankCount(8)));
-    assert_eq!(err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"), Some(RankCount(10)));
+    assert_eq!(
+        err("lnsgkgsnl/1r5b1/ppppppppp/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
+        Some(RankCount { found: 8, expected: 9 })
+    );
+    assert_eq!(
+        err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
+        Some(RankCount { found: 10, expected: 9 })
+    );
     assert_eq!(
         err("lnsgkgsnl/1r4b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
-        Some(RankLength { rank: 'b', squares: 8 })
+        Some(RankLength { rank: 'b', squares: 8, expected: 9 })
     );
     assert!(matches!(
         err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R2/LNSGKGSNL b - 1"),

@@ -12,7 +12,7 @@ use engine::attacks::{
     bishop_attacks, bishop_pseudo, forward_ray, gold_attacks, king_attacks, knight_attacks, lance_attacks,
     pawn_attacks, rook_attacks, rook_pseudo, silver_attacks,
 };
-use engine::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
+use engine::{Bitboard, Color, Move, Piece, PieceType, Position, Square, VariantId};
 
 /// An evaluation in centipawn-like units (a pawn is 90).
 pub type Value = i32;
@@ -225,9 +225,7 @@ fn step_contribution(pos: &Position, pc: Piece, sq: Square) -> Value {
         PieceType::Dragon => king_attacks(sq) & bishop_pseudo(sq),
         _ => gold_attacks(c, sq),
     };
-    let near_enemy = king_attacks(pos.king_square(!c));
-    let ring_enemy = OUTER_RING[pos.king_square(!c).index()];
-    let near_own = king_attacks(pos.king_square(c));
+    let (near_enemy, ring_enemy, near_own) = king_zones(pos, c);
     if (att & (near_enemy | ring_enemy | near_own)).is_empty() {
         return 0;
     }
@@ -244,16 +242,42 @@ fn step_contribution(pos: &Position, pc: Piece, sq: Square) -> Value {
     }
 }
 
+/// Side `c`'s three king zones: the squares next to the enemy king, the ring around those, and
+/// the squares next to `c`'s own king. On a smaller board (Minishogi) only the squares on it:
+/// there the 9x9 tables reach past the edge.
+#[inline(always)]
+fn king_zones(pos: &Position, c: Color) -> (Bitboard, Bitboard, Bitboard) {
+    let enemy = pos.king_square(!c);
+    let zones = (king_attacks(enemy), OUTER_RING[enemy.index()], king_attacks(pos.king_square(c)));
+    match pos.variant() {
+        VariantId::Shogi => zones,
+        v => {
+            let board = v.desc().board;
+            (zones.0 & board, zones.1 & board, zones.2 & board)
+        }
+    }
+}
+
+/// `KING_RANK`'s index for `c`'s king: its rank counted from the far side, so that a king at
+/// home is at the table's end (8). On a board with fewer ranks (Minishogi's five) Black's home
+/// rank is not rank i, so its count starts further up the table, as White's does.
+#[inline(always)]
+fn king_rank_index(pos: &Position, c: Color) -> usize {
+    let r = pos.king_square(c).relative_rank(c) as usize;
+    match (pos.variant(), c) {
+        (VariantId::Shogi, _) | (_, Color::White) => r,
+        (v, Color::Black) => r + 9 - v.desc().ranks as usize,
+    }
+}
+
 /// One side's king placement and the zone counts of its one-step attacks. The counts only add
 /// up, so they are taken a direction at a time (all pieces with that step shifted at once);
 /// horses and dragons count as a bishop or rook (in `side_slider_pressure`) plus the steps
 /// the slide lacks, disjoint from it.
 #[inline(always)]
 fn side_step_pressure(pos: &Position, c: Color) -> Value {
-    let own_king = pos.king_square(c);
-    let enemy_king = pos.king_square(!c);
-    let (ne, re, no) =
-        (wide(king_attacks(enemy_king)), wide(OUTER_RING[enemy_king.index()]), wide(king_attacks(own_king)));
+    let (near_enemy, ring_enemy, near_own) = king_zones(pos, c);
+    let (ne, re, no) = (wide(near_enemy), wide(ring_enemy), wide(near_own));
     let mut n = ZoneCounts::default();
     let mut add = |set: Wide| {
         n.near_enemy += wide::count(set & ne);
@@ -276,17 +300,14 @@ fn side_step_pressure(pos: &Position, c: Color) -> Value {
         add(step(knights, df, 2 * f));
     }
     add(step(golds | horses, 0, -f));
-    weights::KING_RANK[own_king.relative_rank(c) as usize] + n.value()
+    weights::KING_RANK[king_rank_index(pos, c)] + n.value()
 }
 
 /// One side's zone counts of sliding attacks, and the union of the attacks counted. A slider
 /// whose attacks on an empty board miss the zones is skipped without looking at the occupancy.
 #[inline(always)]
 fn side_slider_pressure(pos: &Position, c: Color) -> (Value, Bitboard) {
-    let enemy_king = pos.king_square(!c);
-    let near_enemy = king_attacks(enemy_king);
-    let ring_enemy = OUTER_RING[enemy_king.index()];
-    let near_own = king_attacks(pos.king_square(c));
+    let (near_enemy, ring_enemy, near_own) = king_zones(pos, c);
     let zones = near_enemy | ring_enemy | near_own;
     let occ = pos.occupied();
     let mut n = ZoneCounts::default();
@@ -346,8 +367,10 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
-        assert_eq!(evaluate(&Position::startpos()), 0);
-        assert_eq!(material(&Position::startpos()), 0);
+        for v in VariantId::ALL {
+            assert_eq!(evaluate(&Position::startpos_in(v)), 0, "{v}");
+            assert_eq!(material(&Position::startpos_in(v)), 0, "{v}");
+        }
     }
 
     /// The SFEN of the same position with colours exchanged and the board rotated.
@@ -389,6 +412,12 @@ mod tests {
             assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {}", flipped(sfen));
             assert_ne!(positional(&a), 0);
         }
+        // Minishogi: its kings' zones and home ranks on the 5x5 board.
+        for sfen in ["2+Rgk/4+p/1s3/P1B2/KG3 w Srb 23", "k4/2S2/1G3/5/4K b P 1", "rbsg1/4k/5/P3K/1GSBR b - 1"] {
+            let a = Position::from_sfen_in(VariantId::Minishogi, sfen).unwrap();
+            let b = Position::from_sfen_in(VariantId::Minishogi, &flipped(sfen)).unwrap();
+            assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {}", flipped(sfen));
+        }
     }
 
     /// The positional term as first written: piece by piece, each piece's full attack set.
@@ -397,12 +426,8 @@ mod tests {
         let occ = pos.occupied();
         let mut v = 0;
         for c in Color::ALL {
-            let own_king = pos.king_square(c);
-            let enemy_king = pos.king_square(!c);
-            let near_enemy = king_attacks(enemy_king);
-            let ring_enemy = OUTER_RING[enemy_king.index()];
-            let near_own = king_attacks(own_king);
-            let mut s = weights::KING_RANK[own_king.relative_rank(c) as usize];
+            let (near_enemy, ring_enemy, near_own) = king_zones(pos, c);
+            let mut s = weights::KING_RANK[king_rank_index(pos, c)];
             for sq in pos.pieces_of(c) & !pos.pieces(c, PieceType::King) {
                 let att = attacks_of(c, pos.piece_on(sq).kind(), sq, occ);
                 s += weights::ATTACK_NEAR * (att & near_enemy).count() as Value
@@ -414,12 +439,13 @@ mod tests {
         v
     }
 
-    /// Busy positions to start random games from.
-    const PLAYOUT_STARTS: [&str; 4] = [
-        engine::START_SFEN,
-        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
-        "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1",
+    /// Busy positions to start random games from (and Minishogi's start).
+    const PLAYOUT_STARTS: [(VariantId, &str); 5] = [
+        (VariantId::Shogi, engine::START_SFEN),
+        (VariantId::Shogi, "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+        (VariantId::Shogi, "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124"),
+        (VariantId::Shogi, "l4S2l/4g1gs1/5p1p1/pr2N1pkp/4Gn3/PP3PPPP/2GPP4/1K7/L3r+s2L w BS2N5Pb 1"),
+        (VariantId::Minishogi, "rbsgk/4p/5/P4/KGSBR b - 1"),
     ];
 
     /// Seeded random playouts of up to 60 plies, `games` from each start: `visit` sees each
@@ -427,9 +453,9 @@ mod tests {
     /// They reach promoted pieces, kings in the open and crowded castles alike.
     fn playouts(games: usize, mut visit: impl FnMut(&Position, Option<engine::Move>)) {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for sfen in PLAYOUT_STARTS {
+        for (variant, sfen) in PLAYOUT_STARTS {
             for _ in 0..games {
-                let mut pos = Position::from_sfen(sfen).unwrap();
+                let mut pos = Position::from_sfen_in(variant, sfen).unwrap();
                 for _ in 0..60 {
                     let mut list = engine::MoveList::new();
                     engine::generate_legal(&pos, &mut list);

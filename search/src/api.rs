@@ -77,10 +77,11 @@ impl Searcher {
         self.net.as_ref()
     }
 
-    /// The evaluation the next search will use: `Net` only when asked for and a net is set.
+    /// The evaluation the next search will use: `Net` only when asked for, a net is set and the
+    /// game is standard shogi.
     pub fn eval_in_use(&self) -> eval::EvalKind {
         match (self.options.eval, &self.net) {
-            (eval::EvalKind::Net, Some(_)) => eval::EvalKind::Net,
+            (eval::EvalKind::Net, Some(_)) if self.options.variant == engine::VariantId::Shogi => eval::EvalKind::Net,
             _ => eval::EvalKind::Classical,
         }
     }

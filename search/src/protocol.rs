@@ -4,7 +4,7 @@
 //! the search's internals read them without importing the `Searcher` facade.
 
 use crate::types::*;
-use engine::{EnteringKingRule, Move};
+use engine::{EnteringKingRule, Move, VariantId};
 
 /// What a `go` command asks for. Times are milliseconds; `None` means "not given".
 #[derive(Clone, Debug, Default)]
@@ -87,6 +87,9 @@ pub struct Options {
     /// Pondering searches the position before the opponent's expected move
     /// (`Stochastic_Ponder`): the time plan gives no ponder bonus.
     pub stochastic_ponder: bool,
+    /// The game (`USI_Variant`). The net knows standard shogi only: in a variant the search
+    /// evaluates classically (`Searcher::eval_in_use`).
+    pub variant: VariantId,
 }
 
 impl Options {
@@ -121,6 +124,7 @@ impl Options {
         output_fail_lh_pv: true,
         round_up_to_full_second: true,
         stochastic_ponder: false,
+        variant: VariantId::Shogi,
     };
 
     /// The draw score for the engine when `root` (the side to move at the root) is its side.

@@ -40,18 +40,25 @@ pub struct Engine {
     pub human_output: bool,
     /// The `EnteringKingRule` a `bestmove win` is checked under.
     pub entering_king_rule: engine::EnteringKingRule,
+    /// The game `USI_Variant` selected (followed by `send`).
+    pub variant: engine::VariantId,
 }
 
 /// `position ...` arguments applied the way the protocol defines them (`resign`/`win` end the
 /// list, `pass`/`0000`/`null` are null moves), panicking on anything the test did not mean.
 pub fn position_from_command(cmd: &str) -> Position {
+    position_from_command_in(cmd, engine::VariantId::Shogi)
+}
+
+/// `position_from_command` in the game `variant`.
+pub fn position_from_command_in(cmd: &str, variant: engine::VariantId) -> Position {
     let t: Vec<&str> = cmd.split_whitespace().collect();
     assert_eq!(t[0], "position");
     let moves_at = t.iter().position(|x| *x == "moves").unwrap_or(t.len());
     let mut pos = match t[1] {
-        "startpos" => Position::startpos(),
-        "sfen" => Position::from_sfen(&t[2..moves_at].join(" ")).expect("test SFEN"),
-        _ => Position::from_sfen(&t[1..moves_at].join(" ")).expect("test SFEN"),
+        "startpos" => Position::startpos_in(variant),
+        "sfen" => Position::from_sfen_in(variant, &t[2..moves_at].join(" ")).expect("test SFEN"),
+        _ => Position::from_sfen_in(variant, &t[1..moves_at].join(" ")).expect("test SFEN"),
     };
     for m in t.iter().skip(moves_at + 1) {
         match *m {
@@ -137,6 +144,7 @@ impl Engine {
             pos: Position::startpos(),
             human_output: false,
             entering_king_rule: engine::EnteringKingRule::Csa27,
+            variant: engine::VariantId::Shogi,
         }
     }
 
@@ -158,7 +166,14 @@ impl Engine {
     /// Sends one line (a `position` line also updates the test's idea of the position).
     pub fn send(&mut self, line: &str) {
         if line.starts_with("position") {
-            self.pos = position_from_command(line);
+            self.pos = position_from_command_in(line, self.variant);
+        }
+        let t: Vec<&str> = line.split_whitespace().collect();
+        if let ["setoption", "name", name, "value", value] = t[..] {
+            if name.eq_ignore_ascii_case("USI_Variant") || name.eq_ignore_ascii_case("UCI_Variant") {
+                self.variant = value.parse().unwrap_or_default();
+                self.pos = Position::startpos_in(self.variant);
+            }
         }
         self.send_raw(format!("{line}\n").as_bytes());
         self.sent.push(line.to_string());

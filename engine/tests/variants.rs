@@ -1,0 +1,222 @@
+//! The variants' rules (issue 14): Minishogi's board, pieces, zone and SFEN, its published perft
+//! counts, and generation checked against an exhaustive `is_legal` scan in random games.
+
+use engine::{
+    generate_legal, perft_with, LastPly, Move, MoveError, MoveList, Piece, PieceType, Position, SfenError, Square,
+    VariantId,
+};
+
+fn mini(sfen: &str) -> Position {
+    Position::from_sfen_in(VariantId::Minishogi, sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+/// Minishogi start d1-d5: shogiops `test/variant/minishogi.test.ts` and Fairy-Stockfish
+/// `tests/perft.sh` (d5), as quoted in `../shared/reference/usi.md` §4.1.
+#[test]
+fn minishogi_start_perft_matches_the_published_counts() {
+    let mut pos = Position::startpos_in(VariantId::Minishogi);
+    assert_eq!(pos.to_sfen(), "rbsgk/4p/5/P4/KGSBR b - 1");
+    for (depth, expected) in [(1, 14u64), (2, 181), (3, 2_512), (4, 35_401), (5, 533_203)] {
+        assert_eq!(perft_with(&mut pos, depth, LastPly::Generate), expected, "d{depth}");
+    }
+    // The bulk count is shogi's only; asked for in a variant, perft generates.
+    assert_eq!(perft_with(&mut pos, 3, LastPly::Count), 2_512);
+}
+
+#[test]
+fn minishogi_sfen_round_trips_and_fits_the_board() {
+    for sfen in [
+        "rbsgk/4p/5/P4/KGSBR b - 1",
+        "rbsgk/4p/5/P4/KGSBR w - 1",
+        "r1sgk/4p/5/P4/KGSBR w - 1",
+        "k4/2S2/1G3/5/4K b P 1",
+        "2+Rgk/4+p/1s3/P1B2/KG3 w Srb 23",
+    ] {
+        let pos = mini(sfen);
+        assert_eq!(pos.to_sfen(), sfen);
+        assert_eq!(pos.variant(), VariantId::Minishogi);
+        pos.is_consistent().unwrap();
+    }
+    let err = |s: &str| Position::from_sfen_in(VariantId::Minishogi, s).err();
+    assert_eq!(err(engine::START_SFEN), Some(SfenError::RankCount { found: 9, expected: 5 }));
+    assert_eq!(err("rbsgk/4p/5/P4/KGSB b - 1"), Some(SfenError::RankLength { rank: 'e', squares: 4, expected: 5 }));
+    assert!(matches!(err("rbsgk/4p/6/P4/KGSBR b - 1"), Some(SfenError::RankLength { rank: 'c', .. })));
+    assert_eq!(
+        err("rbsgk/4p/2L2/P4/KGSBR b - 1"),
+        Some(SfenError::PieceNotInVariant { letter: 'L', variant: VariantId::Minishogi })
+    );
+    assert_eq!(
+        err("rbsgk/4p/5/P4/KGSBR b n 1"),
+        Some(SfenError::PieceNotInVariant { letter: 'n', variant: VariantId::Minishogi })
+    );
+    // One set holds two of each kind: a third silver (counting hands) is too many.
+    assert_eq!(err("rbsgk/4p/5/P4/KGSBR b S 1"), Some(SfenError::TooManyPieces(PieceType::Silver)));
+    // Dead pieces and nifu on the 5x5 board: a pawn on White's last rank (e), two pawns on a file.
+    assert_eq!(err("rbsgk/5/5/P4/KGSBp b - 1"), Some(SfenError::DeadPiece(sq("1e"))));
+    assert!(err("rbsgk/4p/5/P4/KGSBR b - 1").is_none());
+    assert_eq!(err("rbsgk/4p/4p/P4/KGSBR b - 1"), Some(SfenError::TooManyPieces(PieceType::Pawn)));
+    assert_eq!(err("rbsgk/4p/P4/P4/KGSBR b - 1"), Some(SfenError::TooManyPieces(PieceType::Pawn)));
+    assert_eq!(err("rbsgk/5/P4/P4/KGSBR b - 1"), Some(SfenError::Nifu(engine::Color::Black, 4)));
+    // The error names the expected size.
+    assert!(err(engine::START_SFEN).unwrap().to_string().contains("not 5"));
+}
+
+#[test]
+fn minishogi_promotes_on_the_last_rank_only() {
+    // A silver on 2c: 2c2b may not promote (rank b is outside the zone); on 2b it may, into 2a.
+    let pos = mini("4k/5/3S1/5/K4 b - 1");
+    assert!(pos.parse_usi_move("2c2b").is_ok());
+    assert!(matches!(pos.parse_usi_move("2c2b+"), Err(MoveError::CannotPromote(_))));
+    let pos = mini("k4/3S1/5/5/K4 b - 1");
+    assert!(pos.parse_usi_move("2b3a").is_ok());
+    assert!(pos.parse_usi_move("2b3a+").is_ok());
+    // Out of the zone after a move inside it: still a promotion choice.
+    let pos = mini("1S2k/5/5/5/K4 b - 1");
+    assert!(pos.parse_usi_move("4a5b+").is_ok());
+    assert!(pos.parse_usi_move("4a5b").is_ok());
+    // A pawn must promote on rank a; White's on rank e.
+    let pos = mini("4k/2P2/5/5/K4 b - 1");
+    assert!(matches!(pos.parse_usi_move("3b3a"), Err(MoveError::MustPromote(_))));
+    assert!(pos.parse_usi_move("3b3a+").is_ok());
+    let pos = mini("4k/5/5/2p2/K4 w - 1");
+    assert!(matches!(pos.parse_usi_move("3d3e"), Err(MoveError::MustPromote(_))));
+    assert!(pos.parse_usi_move("3d3e+").is_ok());
+    // A pawn may not be dropped on the last rank.
+    let pos = mini("4k/5/5/5/K4 b P 1");
+    assert!(matches!(pos.parse_usi_move("P*3a"), Err(MoveError::DeadDrop(_))));
+    assert!(pos.parse_usi_move("P*3b").is_ok());
+}
+
+#[test]
+fn minishogi_squares_past_the_edge_are_off_the_board() {
+    let pos = Position::startpos_in(VariantId::Minishogi);
+    assert_eq!(pos.parse_usi_move("5e6e"), Err(MoveError::OffBoard(sq("6e"))));
+    assert_eq!(pos.parse_usi_move("1e1f"), Err(MoveError::OffBoard(sq("1f"))));
+    assert_eq!(pos.parse_usi_move("7g7f"), Err(MoveError::OffBoard(sq("7g"))));
+    let pos = mini("4k/5/5/5/K4 b P 1");
+    assert_eq!(pos.parse_usi_move("P*6c"), Err(MoveError::OffBoard(sq("6c"))));
+    // A king on 5e next to the edge: a move past it is never legal, whatever the bits say.
+    let king = Piece::new(engine::Color::Black, PieceType::King);
+    assert!(!pos.is_legal(Move::normal(sq("5e"), sq("6e"), king)));
+    assert!(!pos.is_legal(Move::normal(sq("5e"), sq("6d"), king)));
+    assert!(pos.is_legal(Move::normal(sq("5e"), sq("4d"), king)));
+    let pawn = Piece::new(engine::Color::Black, PieceType::Pawn);
+    assert!(!pos.is_legal(Move::drop(pawn, sq("6c"))));
+    assert!(!pos.is_legal(Move::drop(pawn, sq("1f"))));
+}
+
+#[test]
+fn minishogi_pawn_drop_mate_on_the_edge_file_is_illegal() {
+    // White's king on 5a, the edge of the 5x5 board (not of the 9x9 one): its only flights are
+    // 4a and 4b, both covered, and the pawn on 5b is defended by the gold. 6a and 6b do not exist.
+    let pos = mini("k4/2S2/1G3/5/4K b P 1");
+    assert_eq!(pos.parse_usi_move("P*5b"), Err(MoveError::PawnDropMate(sq("5b"))));
+    let mut list = MoveList::new();
+    generate_legal(&pos, &mut list);
+    assert!(list.iter().all(|m| !(m.is_drop() && m.to() == sq("5b"))));
+    assert!(engine::is_pawn_drop_mate(&pos, sq("5b")));
+}
+
+#[test]
+fn minishogi_mate_on_the_edge_file() {
+    // The rook on 5c checks; the gold on 3b covers 4a and 4b; 6a and 6b, which nothing
+    // attacks, do not exist.
+    let mut pos = mini("k4/2G2/R4/5/4K w - 1");
+    assert!(pos.in_check());
+    assert!(!pos.has_legal_move());
+    assert!(!pos.has_evasion());
+    assert_eq!(perft_with(&mut pos, 1, LastPly::Generate), 0);
+}
+
+/// Every move `is_legal` accepts, by brute force over every origin, destination, promotion
+/// flag and drop: an independent check of the generator on the small board.
+fn legal_by_scan(pos: &Position) -> Vec<Move> {
+    let us = pos.side_to_move();
+    let mut out = Vec::new();
+    for to in Square::ALL {
+        for from in Square::ALL {
+            let pc = pos.piece_on(from);
+            if pc.is_empty() || pc.color() != us || from == to {
+                continue;
+            }
+            out.push(Move::normal(from, to, pc));
+            if pc.kind().can_promote() {
+                out.push(Move::promotion(from, to, pc));
+            }
+        }
+        for pt in PieceType::HAND {
+            out.push(Move::drop(Piece::new(us, pt), to));
+        }
+    }
+    out.retain(|&m| pos.is_legal(m));
+    out.sort_by_key(|m| m.raw());
+    out
+}
+
+#[test]
+fn minishogi_generation_equals_an_is_legal_scan_in_random_games() {
+    let mut seed = 0x5eed_5e55_u64;
+    let mut rand = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let board = VariantId::Minishogi.desc().board;
+    let (mut positions, mut mates) = (0, 0);
+    for _game in 0..40 {
+        let mut pos = Position::startpos_in(VariantId::Minishogi);
+        for _ply in 0..120 {
+            pos.is_consistent().unwrap_or_else(|e| panic!("{}: {e}", pos.to_sfen()));
+            let mut list = MoveList::new();
+            generate_legal(&pos, &mut list);
+            let mut generated: Vec<Move> = list.iter().copied().collect();
+            generated.sort_by_key(|m| m.raw());
+            assert_eq!(generated, legal_by_scan(&pos), "{}", pos.to_sfen());
+            assert!(generated.iter().all(|m| board.contains(m.to())), "{}", pos.to_sfen());
+            assert_eq!(pos.has_legal_move(), !generated.is_empty(), "{}", pos.to_sfen());
+            // The SFEN survives a round trip in every position reached.
+            assert_eq!(mini(&pos.to_sfen()).to_sfen(), pos.to_sfen());
+            mates += check_checks_and_mates(&mut pos, &generated);
+            positions += 1;
+            if generated.is_empty() {
+                break;
+            }
+            let m = generated[rand(generated.len())];
+            pos.do_move(m);
+        }
+    }
+    assert!(positions > 1000 && mates > 20, "{positions} positions, {mates} mates in one");
+}
+
+/// The checks generator equals the legal moves filtered by `gives_check`, and the mate-in-one
+/// code (`is_mate_after_check`, `find_mate_in_1`) equals playing every check; returns the
+/// number of mating checks.
+fn check_checks_and_mates(pos: &mut Position, legal: &[Move]) -> usize {
+    let mut want: Vec<Move> = legal.iter().copied().filter(|&m| pos.gives_check(m)).collect();
+    let mut checks = MoveList::new();
+    engine::generate_checks(pos, &mut checks);
+    let in_order: Vec<Move> = checks.iter().copied().collect();
+    let mut got = in_order.clone();
+    want.sort_by_key(|m| m.raw());
+    got.sort_by_key(|m| m.raw());
+    assert_eq!(got, want, "{}", pos.to_sfen());
+    let mut first = None;
+    let mut mates = 0;
+    for &m in &in_order {
+        pos.do_move(m);
+        let mated = !pos.has_legal_move();
+        pos.undo_move(m);
+        assert_eq!(engine::is_mate_after_check(pos, m), mated, "{} {m}", pos.to_sfen());
+        if mated {
+            mates += 1;
+            first = first.or(Some(m));
+        }
+    }
+    assert_eq!(engine::find_mate_in_1(pos), (first, !in_order.is_empty()), "{}", pos.to_sfen());
+    mates
+}

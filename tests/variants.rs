@@ -1,0 +1,92 @@
+//! The variants over USI (issue 14): `USI_Variant`, then `position`, `d`, `perft`, `go`,
+//! `go mate` and `bench` in Minishogi, errors for positions that do not fit, and back to shogi.
+
+mod common;
+
+use common::{errors, Engine, LIVE};
+
+#[test]
+fn minishogi_plays_over_usi() {
+    let mut e = Engine::ready();
+    e.human_output = true;
+    e.send("setoption name USI_Variant value minishogi");
+    e.send("position startpos");
+    e.send("d");
+    e.sync();
+    assert!(e.lines.iter().any(|l| l == "SFEN: rbsgk/4p/5/P4/KGSBR b - 1"), "{}", e.transcript());
+    assert!(e.lines.iter().any(|l| l == "Variant: minishogi"), "{}", e.transcript());
+    e.send("perft 3");
+    let (line, _) = e.expect("Nodes searched:", LIVE);
+    assert_eq!(line, "Nodes searched: 2512");
+
+    // A few moves of a game, each answer legal in Minishogi (`go` checks it).
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..8 {
+        let cmd = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&cmd);
+        let best = e.go("go depth 5");
+        let mv = best.split_whitespace().nth(1).unwrap().to_string();
+        if mv == "resign" || mv == "win" {
+            break;
+        }
+        moves.push(mv);
+    }
+    assert!(moves.len() >= 4, "{}", e.transcript());
+    e.send("position startpos");
+    e.go("go byoyomi 200");
+
+    // Mate in one with a gold drop next to the king in the corner (G*5b, G*4b and G*4a all
+    // mate); `go mate` answers with a mating move.
+    e.send("position sfen k4/2S2/1G3/5/4K b G 1");
+    e.send("go mate 5000");
+    let (line, _) = e.expect("checkmate", LIVE);
+    let mv = line.strip_prefix("checkmate ").unwrap();
+    let mut after = e.pos.clone();
+    after.do_move(after.parse_usi_move(mv).unwrap_or_else(|err| panic!("{line}: {err}")));
+    assert!(after.in_check() && !after.has_legal_move(), "{line}");
+
+    // What does not fit the variant is refused with a reason, and the position stays.
+    let before = e.lines.len();
+    e.send_raw(format!("position sfen {}\n", engine::START_SFEN).as_bytes());
+    e.send_raw(b"position startpos moves 5e6e\n");
+    e.send_raw(b"position sfen rbsgk/4p/2L2/P4/KGSBR b - 1\n");
+    e.sync();
+    let errs: Vec<String> = errors(&e.lines[before..]).into_iter().cloned().collect();
+    assert_eq!(errs.len(), 3, "{errs:?}");
+    assert!(errs[0].contains("not 5"), "{errs:?}");
+    assert!(errs[1].contains("6e is not on the board"), "{errs:?}");
+    assert!(errs[2].contains("minishogi has no piece 'L'"), "{errs:?}");
+    // `position startpos moves 5e6e` kept the start (its legal prefix).
+    e.pos = engine::Position::startpos_in(engine::VariantId::Minishogi);
+    e.go("go depth 3");
+
+    e.send("bench 4");
+    let (line, _) = e.expect("Nodes/second:", LIVE * 3);
+    assert!(line.starts_with("Nodes/second:"));
+    assert!(e.lines.iter().any(|l| l.starts_with("bench:") && l.ends_with(", minishogi")), "{}", e.transcript());
+
+    // Back to shogi: the start is shogi's again.
+    e.send("setoption name UCI_Variant value shogi");
+    e.send("position startpos");
+    e.go("go depth 3");
+    e.send("d");
+    e.sync();
+    assert!(e.lines.iter().any(|l| l == &format!("SFEN: {}", engine::START_SFEN)));
+    e.finish();
+}
+
+#[test]
+fn unknown_variant_is_refused() {
+    let mut e = Engine::ready();
+    e.send("setoption name USI_Variant value chushogi");
+    e.sync();
+    let errs = errors(&e.lines);
+    assert_eq!(errs.len(), 1, "{}", e.transcript());
+    e.send("position startpos");
+    e.go("go depth 2");
+    e.finish();
+}

@@ -871,6 +871,7 @@ impl Model {
         }
         match &t[1..] {
             ["nomate"] | ["timeout"] => Ok(()),
+            ["notimplemented"] if g.pos.variant() == VariantId::ShoShogi => Ok(()),
             [] => Err(format!("empty checkmate line: {}", ctx())),
             moves => {
                 let mut p = g.pos.clone();

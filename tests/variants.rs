@@ -80,6 +80,45 @@ fn minishogi_plays_over_usi() {
 }
 
 #[test]
+fn shoshogi_plays_over_usi() {
+    let mut e = Engine::ready();
+    e.human_output = true;
+    e.send("setoption name USI_Variant value shoshogi");
+    e.send("position startpos");
+    e.send("perft 2");
+    let (line, _) = e.expect("Nodes searched:", LIVE);
+    assert_eq!(line, "Nodes searched: 676");
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..6 {
+        let cmd = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&cmd);
+        let best = e.go("go depth 4");
+        moves.push(best.split_whitespace().nth(1).unwrap().to_string());
+    }
+    // A prince beside the king, shown as +E; the search and `go mate` (not implemented for
+    // Sho shogi: a legal USI answer) work there.
+    e.send("position sfen lnsgkgsnl/1r2e2b1/pppp+Epppp/9/9/4p4/PPPP1PPPP/1B5R1/LNSGKGSNL w - 12");
+    e.send("d");
+    e.sync();
+    assert!(e.lines.iter().any(|l| l.contains("+E")), "{}", e.transcript());
+    e.go("go byoyomi 200");
+    e.send("go mate 1000");
+    let (line, _) = e.expect("checkmate", LIVE);
+    assert_eq!(line, "checkmate notimplemented");
+    // No drops in Sho shogi.
+    let before = e.lines.len();
+    e.send_raw(b"position startpos moves P*5e\n");
+    e.sync();
+    let errs: Vec<String> = errors(&e.lines[before..]).into_iter().cloned().collect();
+    assert!(errs.len() == 1 && errs[0].contains("no drops"), "{errs:?}");
+    e.finish();
+}
+
+#[test]
 fn unknown_variant_is_refused() {
     let mut e = Engine::ready();
     e.send("setoption name USI_Variant value chushogi");

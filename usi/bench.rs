@@ -29,11 +29,20 @@ pub const MINISHOGI_POSITIONS: &[(&str, &str)] = &[
     ("mini-dragon", "2+Rgk/4+p/1s3/P1B2/KG3 w Srb 23"),
 ];
 
+/// Sho shogi's bench positions: the start, a prince beside its king, and a side left with its
+/// prince alone.
+pub const SHO_SHOGI_POSITIONS: &[(&str, &str)] = &[
+    ("sho-start", "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1"),
+    ("sho-prince", "lnsgkgsnl/1r2e2b1/pppp+Epppp/9/9/4p4/PPPP1PPPP/1B5R1/LNSGKGSNL w - 12"),
+    ("sho-lone-prince", "lnsg1gsnl/1r2+e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 30"),
+];
+
 /// The bench positions of `variant`. Standard shogi's are the search's signature (`Bench:`).
 pub fn positions(variant: VariantId) -> &'static [(&'static str, &'static str)] {
     match variant {
         VariantId::Shogi => POSITIONS,
         VariantId::Minishogi => MINISHOGI_POSITIONS,
+        VariantId::ShoShogi => SHO_SHOGI_POSITIONS,
     }
 }
 

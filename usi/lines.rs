@@ -87,6 +87,7 @@ pub fn checkmate_line(pos: &Position, r: &MateResult) -> String {
     match r {
         MateResult::NoMate => "checkmate nomate".into(),
         MateResult::Timeout => "checkmate timeout".into(),
+        MateResult::NotImplemented => "checkmate notimplemented".into(),
         MateResult::Mate(moves) if !search::verify_line(pos, moves) => {
             log::error!("the mate solver returned a broken line; reporting timeout");
             "checkmate timeout".into()

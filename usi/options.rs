@@ -41,7 +41,7 @@ pub struct Spec {
 const ENTERING_KING_VARS: &[&str] =
     &["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
 const EVAL_KIND_VARS: &[&str] = &["net", "classical"];
-const VARIANT_VARS: &[&str] = &["shogi", "minishogi"];
+const VARIANT_VARS: &[&str] = &["shogi", "minishogi", "shoshogi"];
 /// The defaults of the options the search reads.
 const SEARCH: search::Options = search::Options::DEFAULT;
 /// The defaults of the `Book*` options.
@@ -343,8 +343,9 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &["UCI_Variant"],
         kind: Kind::Combo { default: SEARCH.variant.name(), vars: VARIANT_VARS },
         apply: |s, v| s.search.variant = v.text().parse().unwrap_or_default(),
-        help: "The game: `shogi` or `minishogi` (5x5; Fairy-Stockfish's name and rules, and its option name; \
-               `UCI_Variant` is accepted too). Changing it resets the position to the variant's start and \
+        help: "The game: `shogi`, `minishogi` (5x5) or `shoshogi` (Sho shogi: the drunk elephant, no drops), \
+               with Fairy-Stockfish's names and rules (and its option name; `UCI_Variant` is accepted too). \
+               Changing it resets the position to the variant's start and \
                clears the hash tables. The net and the opening book are for standard shogi: in a variant the \
                search evaluates classically and the book is not consulted.",
     },

@@ -35,8 +35,13 @@ pub fn diagram(pos: &Position) -> Vec<String> {
     for rank in 0..desc.ranks {
         let mut row = String::from("|");
         for file in (0..desc.files).rev() {
-            let pc = pos.piece_on(Square::from_coords(file, rank));
-            let t = pc.to_string();
+            let sq = Square::from_coords(file, rank);
+            let pc = pos.piece_on(sq);
+            let t = if pos.princes().contains(sq) {
+                pc.to_string().replace('K', "+E").replace('k', "+e")
+            } else {
+                pc.to_string()
+            };
             row.push_str(&match t.len() {
                 1 if t == "." => " . ".to_string(),
                 1 => format!(" {t} "),

@@ -19,6 +19,9 @@ const PAWN_DIRS: [(i32, i32); 1] = [(0, -1)];
 const KNIGHT_DIRS: [(i32, i32); 2] = [(-1, -2), (1, -2)];
 const SILVER_DIRS: [(i32, i32); 5] = [(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
 const GOLD_DIRS: [(i32, i32); 6] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+/// Sho shogi's drunk elephant, Betza `FsfW` (Fairy-Stockfish's definition): the four diagonals,
+/// straight forward and the two sideways steps; everything but straight back.
+const ELEPHANT_DIRS: [(i32, i32); 7] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)];
 
 /// Slider attacks by walking rays (a blocker is included, squares behind it are not).
 pub const fn sliding_attacks_slow(sq: Square, occupied: Bitboard, dirs: &Dirs) -> Bitboard {
@@ -86,6 +89,7 @@ static KNIGHT: [[Bitboard; SQUARE_COUNT]; 2] = step_table(&KNIGHT_DIRS);
 static SILVER: [[Bitboard; SQUARE_COUNT]; 2] = step_table(&SILVER_DIRS);
 static GOLD: [[Bitboard; SQUARE_COUNT]; 2] = step_table(&GOLD_DIRS);
 static KING: [[Bitboard; SQUARE_COUNT]; 2] = step_table(&KING_DIRS);
+static ELEPHANT: [[Bitboard; SQUARE_COUNT]; 2] = step_table(&ELEPHANT_DIRS);
 
 /// Attacks along the file for each 7-bit inner-file occupancy.
 static FILE: [[Bitboard; 128]; SQUARE_COUNT] = {
@@ -299,6 +303,12 @@ pub fn king_attacks(sq: Square) -> Bitboard {
     KING[0][sq.index()]
 }
 
+/// Squares a drunk elephant (Sho shogi) of colour `c` on `sq` attacks.
+#[inline(always)]
+pub fn elephant_attacks(c: Color, sq: Square) -> Bitboard {
+    ELEPHANT[c.index()][sq.index()]
+}
+
 /// Squares a lance of colour `c` on `sq` attacks given the occupancy.
 #[inline(always)]
 pub fn lance_attacks(c: Color, sq: Square, occupied: Bitboard) -> Bitboard {
@@ -392,6 +402,7 @@ pub fn piece_attacks(c: Color, pt: PieceType, sq: Square, occupied: Bitboard) ->
         PieceType::King => king_attacks(sq),
         PieceType::Horse => horse_attacks(sq, occupied),
         PieceType::Dragon => dragon_attacks(sq, occupied),
+        PieceType::Elephant => elephant_attacks(c, sq),
         _ => gold_attacks(c, sq),
     }
 }
@@ -490,6 +501,10 @@ mod tests {
             Bitboard::from_square("4c".parse().unwrap()) | "6c".parse::<Square>().unwrap()
         );
         assert!(knight_attacks(Color::Black, "5b".parse().unwrap()).is_empty());
+        // The elephant: all eight king steps but straight back (5f for Black, 5d for White).
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert_eq!(elephant_attacks(Color::Black, e5), king_attacks(e5).and_not(Bitboard::from_square(sq("5f"))));
+        assert_eq!(elephant_attacks(Color::White, e5), king_attacks(e5).and_not(Bitboard::from_square(sq("5d"))));
     }
 
     #[test]

@@ -339,6 +339,18 @@ impl BitXor<Square> for Bitboard {
         self ^ Bitboard::from_square(sq)
     }
 }
+impl BitOrAssign<Square> for Bitboard {
+    #[inline(always)]
+    fn bitor_assign(&mut self, sq: Square) {
+        *self = *self | sq;
+    }
+}
+impl BitXorAssign<Square> for Bitboard {
+    #[inline(always)]
+    fn bitxor_assign(&mut self, sq: Square) {
+        *self = *self ^ sq;
+    }
+}
 
 impl std::fmt::Debug for Bitboard {
     /// A 9x9 diagram as Black sees the board (file 9 on the left, rank a at the top).

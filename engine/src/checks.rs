@@ -45,8 +45,10 @@ pub fn mating_candidates(pos: &Position, free: Bitboard, list: &mut MoveList) ->
 /// variant `V`; with `CONTACT`, only the moves `is_contact` keeps (`generate_contact_checks`).
 #[inline(always)]
 fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
-    if pos.in_check() {
-        // Rare in a mate search (the root only): filter the evasions.
+    // In check (rare in a mate search: the root only) filter the evasions. In Sho shogi always
+    // filter the legal moves: with two royals on one side the direct-check squares and the
+    // discovered checks of a single king do not describe checks.
+    if pos.in_check() || V::DESC.pseudo_royal {
         let contact = king_attacks(pos.king_square(!pos.side_to_move()));
         let mut evasions = MoveList::new();
         generate(pos, GenKind::All, &mut evasions);

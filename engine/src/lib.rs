@@ -47,4 +47,4 @@ pub use rules::{EnteringKingRule, Repetition};
 pub use see::see_value;
 pub use sfen::{SfenError, MAX_MOVE_NUMBER};
 pub use square::{ParseSquareError, Square, BOARD_SIZE, SQUARE_COUNT};
-pub use variant::{Desc, Minishogi, Shogi, UnknownVariant, Variant, VariantId};
+pub use variant::{Desc, Minishogi, ShoShogi, Shogi, UnknownVariant, Variant, VariantId};

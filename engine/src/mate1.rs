@@ -34,6 +34,11 @@ pub fn free_flights(pos: &Position) -> Bitboard {
 
 /// `free_flights` in the variant `V`.
 fn free_flights_in<V: Variant>(pos: &Position) -> Bitboard {
+    // Sho shogi: a check that takes one of two royals binds the other, whose flights are not
+    // these; no flight is taken as surely free, so every check is tried.
+    if V::DESC.pseudo_royal {
+        return Bitboard::EMPTY;
+    }
     let us = pos.side_to_move();
     let ksq = pos.king_square(!us);
     let occ_no_king = pos.occupied() ^ ksq;
@@ -127,6 +132,10 @@ impl After {
 /// `Some(mated)`, or `None` when only playing the move can tell (in the variant `V`).
 #[inline]
 fn static_mate<V: Variant>(pos: &Position, m: Move) -> Option<bool> {
+    // Sho shogi is decided by playing the check (the static reasoning knows one royal).
+    if V::DESC.pseudo_royal {
+        return None;
+    }
     let us = pos.side_to_move();
     let them = !us;
     let ksq = pos.king_square(them);

@@ -61,7 +61,7 @@ fn generate_of<V: Variant, const KIND: u8, const BLACK: bool, S: MoveSink>(pos: 
 
     let (capture_target, quiet_target) = if checkers.any() {
         if checkers.more_than_one() {
-            king_moves(pos, us, kind, enemy, empty, list);
+            king_moves::<V, S>(pos, us, kind, enemy, empty, list);
             return;
         }
         let checker = checkers.lsb();
@@ -69,7 +69,7 @@ fn generate_of<V: Variant, const KIND: u8, const BLACK: bool, S: MoveSink>(pos: 
     } else {
         (enemy, empty)
     };
-    king_moves(pos, us, kind, enemy, empty, list);
+    king_moves::<V, S>(pos, us, kind, enemy, empty, list);
     let board_target = match kind {
         GenKind::Captures => capture_target,
         GenKind::Quiets => quiet_target,
@@ -86,6 +86,9 @@ fn generate_of<V: Variant, const KIND: u8, const BLACK: bool, S: MoveSink>(pos: 
     piece_moves::<V, S>(pos, &at, PieceType::Rook, list);
     piece_moves::<V, S>(pos, &at, PieceType::Horse, list);
     piece_moves::<V, S>(pos, &at, PieceType::Dragon, list);
+    if V::DESC.elephant {
+        piece_moves::<V, S>(pos, &at, PieceType::Elephant, list);
+    }
     for from in pos.golds() & own {
         let mut t = gold_attacks(us, from) & board_target;
         if pinned.any() && pinned.contains(from) {
@@ -94,7 +97,7 @@ fn generate_of<V: Variant, const KIND: u8, const BLACK: bool, S: MoveSink>(pos: 
         let pc = pos.piece_on(from);
         t.for_each(|to| list.push(Move::normal(from, to, pc)));
     }
-    if kind != GenKind::Captures {
+    if V::DESC.drops && kind != GenKind::Captures {
         drops::<V, S>(pos, us, quiet_target, list);
     }
 }
@@ -127,9 +130,17 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
 }
 
 /// King moves to squares the enemy does not attack (the king itself removed from the board,
-/// so it cannot hide behind itself from a slider).
+/// so it cannot hide behind itself from a slider). A Sho shogi side with two royals is bound by
+/// nothing: each of them steps anywhere (docs of `variant`).
 #[inline(always)]
-fn king_moves<S: MoveSink>(pos: &Position, us: Color, kind: GenKind, enemy: Bitboard, empty: Bitboard, list: &mut S) {
+fn king_moves<V: Variant, S: MoveSink>(
+    pos: &Position,
+    us: Color,
+    kind: GenKind,
+    enemy: Bitboard,
+    empty: Bitboard,
+    list: &mut S,
+) {
     let ksq = pos.king_square(us);
     let target = match kind {
         GenKind::Captures => enemy,
@@ -137,6 +148,12 @@ fn king_moves<S: MoveSink>(pos: &Position, us: Color, kind: GenKind, enemy: Bitb
         GenKind::All => enemy | empty,
     };
     let pc = Piece::new(us, PieceType::King);
+    if V::DESC.pseudo_royal && !pos.bound(us) {
+        for from in pos.pieces(us, PieceType::King) {
+            (king_attacks(from) & target).for_each(|to| list.push(Move::normal(from, to, pc)));
+        }
+        return;
+    }
     for to in pos.king_flights(us, king_attacks(ksq) & target) {
         list.push(Move::normal(ksq, to, pc));
     }
@@ -204,7 +221,7 @@ fn push_board_moves<V: Variant, S: MoveSink>(list: &mut S, us: Color, pt: PieceT
             let last2 = V::DESC.far[us.index()][2];
             (targets & last2, targets & zone.and_not(last2), targets.and_not(zone))
         }
-        PieceType::Silver | PieceType::Bishop | PieceType::Rook => {
+        PieceType::Silver | PieceType::Bishop | PieceType::Rook | PieceType::Elephant => {
             if zone.contains(from) {
                 (Bitboard::EMPTY, targets, Bitboard::EMPTY)
             } else {
@@ -453,7 +470,7 @@ impl Position {
         let far = V::DESC.far[us.index()];
         if m.is_drop() {
             let pt = m.dropped();
-            if !pt.is_hand_type() || pc.kind() != pt || !self.hand(us).has(pt) || !dest.is_empty() {
+            if !V::DESC.drops || !pt.is_hand_type() || pc.kind() != pt || !self.hand(us).has(pt) || !dest.is_empty() {
                 return false;
             }
             let rank_ok = match pt {
@@ -501,7 +518,8 @@ impl Position {
             return false;
         }
         if pt == PieceType::King {
-            return !self.is_attacked(!us, to, occ ^ from);
+            // A Sho shogi side with two royals may step anywhere.
+            return (V::DESC.pseudo_royal && !self.bound(us)) || !self.is_attacked(!us, to, occ ^ from);
         }
         if checkers.any() {
             if checkers.more_than_one() {

@@ -92,7 +92,7 @@ impl Move {
     pub const fn moved_kind(self) -> PieceType {
         let k = self.piece_after().kind();
         if self.is_promotion() {
-            k.unpromoted()
+            k.demoted()
         } else {
             k
         }
@@ -105,20 +105,21 @@ impl Move {
     }
 
     /// Whether every field decodes: squares on the board, a real piece code, a hand kind for a
-    /// drop, a promotable kind for a promotion. Arbitrary bit patterns (a racy table entry) may
-    /// fail this; every accessor is safe to call on a move that passes it.
+    /// drop, a promoted kind for a promotion (a shogi promoted kind, or the king kind: Sho
+    /// shogi's prince). Arbitrary bit patterns (a racy table entry) may fail this; every accessor
+    /// is safe to call on a move that passes it.
     pub const fn is_well_formed(self) -> bool {
         let to = self.0 & 0x7f;
         let from = (self.0 >> 7) & 0x7f;
         let piece = (self.0 >> 16) & 0x1f;
         let kind = piece & 15;
-        if self.0 >> 21 != 0 || to >= 81 || kind == 0 || kind > 14 || !self.is_ok() {
+        if self.0 >> 21 != 0 || to >= 81 || kind == 0 || !self.is_ok() {
             return false;
         }
         if self.is_drop() {
             from >= 1 && from <= 7 && from == kind && !self.is_promotion()
         } else {
-            from < 81 && (!self.is_promotion() || (kind > 8 && kind != 15))
+            from < 81 && (!self.is_promotion() || (kind >= 8 && kind <= 14))
         }
     }
 

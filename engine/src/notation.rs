@@ -37,6 +37,8 @@ pub enum MoveError {
     KingInCheck(String),
     /// A square that is not on the variant's board (`6a` in Minishogi).
     OffBoard(Square),
+    /// A drop in a variant without drops (Sho shogi).
+    NoDrops,
 }
 
 impl fmt::Display for MoveError {
@@ -58,6 +60,7 @@ impl fmt::Display for MoveError {
             }
             MoveError::KingInCheck(m) => write!(f, "{m} leaves the king in check"),
             MoveError::OffBoard(sq) => write!(f, "{sq} is not on the board"),
+            MoveError::NoDrops => write!(f, "this variant has no drops"),
         }
     }
 }
@@ -109,6 +112,9 @@ impl Position {
     }
 
     fn explain_drop(&self, pt: PieceType, to: Square, text: &str) -> MoveError {
+        if !self.variant().desc().drops {
+            return MoveError::NoDrops;
+        }
         let us = self.side_to_move();
         if !self.hand(us).has(pt) {
             return MoveError::NotInHand(pt);

@@ -30,7 +30,7 @@
 //! The format was checked against cshogi 1.1.0 (`Board.to_psfen`/`set_psfen`) by
 //! `scripts/gen_psv_fixture.py` and `tests/data/psv_fixture.txt`.
 
-use crate::{Color, Hand, Move, Piece, PieceType, Position, SfenError, Square, SQUARE_COUNT};
+use crate::{Color, Hand, Move, Piece, PieceType, Position, SfenError, Square, VariantId, SQUARE_COUNT};
 use std::fmt;
 
 /// Bytes of a packed position.
@@ -167,12 +167,15 @@ pub enum PackError {
     /// The position does not hold exactly the 40 pieces of a set (a handicap position): the
     /// format would read its unused bits as pawns.
     NotFortyPieces(u32),
+    /// The format is standard shogi's.
+    NotShogi(VariantId),
 }
 
 impl fmt::Display for PackError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PackError::NotFortyPieces(n) => write!(f, "{n} pieces instead of 40 cannot be packed"),
+            PackError::NotShogi(v) => write!(f, "a {v} position cannot be packed (the format is shogi's)"),
         }
     }
 }
@@ -181,6 +184,9 @@ impl std::error::Error for PackError {}
 
 /// Packs `pos` (board, hands, side to move; not the move number) into YaneuraOu's 32 bytes.
 pub fn pack(pos: &Position) -> Result<[u8; PACKED_SFEN_BYTES], PackError> {
+    if pos.variant() != VariantId::Shogi {
+        return Err(PackError::NotShogi(pos.variant()));
+    }
     let pieces = pos.occupied().count() + pos.hand(Color::Black).total() + pos.hand(Color::White).total();
     if pieces != 40 {
         return Err(PackError::NotFortyPieces(pieces));

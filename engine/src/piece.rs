@@ -36,9 +36,13 @@ pub enum PieceType {
     Horse = 13,
     /// Ryuo.
     Dragon = 14,
+    /// Suizo, Sho shogi's drunk elephant (`E`): one step in every direction but straight back.
+    /// Promotes to the crown prince, which is a king-kind piece (`King` on the board; `Position`
+    /// remembers which king-kind pieces are princes). Code 15, the one code shogi leaves free.
+    Elephant = 15,
 }
 
-/// Size of arrays indexed by `PieceType as usize` (index 0 and 15 unused).
+/// Size of arrays indexed by `PieceType as usize` (index 0 unused).
 pub const PIECE_TYPE_NB: usize = 16;
 /// Promotion flag inside a piece type.
 pub const PROMOTED: u8 = 8;
@@ -84,8 +88,8 @@ impl PieceType {
         PieceType::Gold,
     ];
 
-    /// The kind of each 4-bit code, for decoding without a bounds check or an offset. Codes 0
-    /// and 15 name no kind; they decode as a pawn, and callers never pass them.
+    /// The kind of each 4-bit code, for decoding without a bounds check or an offset. Code 0
+    /// names no kind; it decodes as a pawn, and callers never pass it.
     const BY_CODE: [PieceType; 16] = {
         let mut t = [PieceType::Pawn; 16];
         let mut i = 0;
@@ -93,21 +97,26 @@ impl PieceType {
             t[i + 1] = PieceType::ALL[i];
             i += 1;
         }
+        t[15] = PieceType::Elephant;
         t
     };
 
-    /// The kind with 4-bit code `code` (1..=14; 0 and 15 decode as a pawn). Cheaper than
-    /// `from_u8` where the code is known to be valid.
+    /// The code of each kind's promoted form (`promoted`), by code: +8 for the six kinds of
+    /// shogi that promote, the king (prince) for the elephant, the kind itself otherwise.
+    const PROMOTED_CODE: [u8; 16] = [0, 9, 10, 11, 12, 13, 14, 7, 8, 9, 10, 11, 12, 13, 14, 8];
+
+    /// The kind with 4-bit code `code` (1..=15; 0 decodes as a pawn). Cheaper than `from_u8`
+    /// where the code is known to be valid.
     #[inline(always)]
     pub const fn from_code(code: u8) -> PieceType {
-        debug_assert!(code >= 1 && code <= 14);
+        debug_assert!(code >= 1 && code <= 15);
         PieceType::BY_CODE[(code & 15) as usize]
     }
 
     /// The kind with this number, if any.
     pub const fn from_u8(v: u8) -> Option<PieceType> {
-        if v >= 1 && v <= 14 {
-            Some(PieceType::ALL[v as usize - 1])
+        if v >= 1 && v <= 15 {
+            Some(PieceType::BY_CODE[v as usize])
         } else {
             None
         }
@@ -119,22 +128,25 @@ impl PieceType {
         self as usize
     }
 
-    /// Whether this kind has a promoted form.
+    /// Whether this kind has a promoted form (pawn, lance, knight, silver, bishop, rook and
+    /// the elephant).
     #[inline(always)]
     pub const fn can_promote(self) -> bool {
-        (self as u8) < PieceType::Gold as u8
+        (0b1000_0000_0111_1110u16 >> self as u8) & 1 != 0
     }
 
-    /// Whether this is a promoted kind.
+    /// Whether this is a promoted kind of shogi (tokin .. dragon; a prince is a king-kind piece
+    /// and not one of these).
     #[inline(always)]
     pub const fn is_promoted(self) -> bool {
-        (self as u8) > PieceType::King as u8
+        (self as u8).wrapping_sub(PieceType::ProPawn as u8) < 6
     }
 
-    /// The promoted form; only valid when `can_promote`.
+    /// The promoted form; only valid when `can_promote` (the elephant's is the king kind: the
+    /// crown prince).
     #[inline(always)]
     pub const fn promoted(self) -> PieceType {
-        PieceType::from_code(self as u8 | PROMOTED)
+        PieceType::from_code(PieceType::PROMOTED_CODE[self as usize])
     }
 
     /// The kind a captured piece of this kind turns into in hand (kings map to themselves).
@@ -144,6 +156,17 @@ impl PieceType {
             PieceType::from_code(self as u8 & !PROMOTED)
         } else {
             self
+        }
+    }
+
+    /// The kind that promoted into this one, for the piece a promoting move leaves on its
+    /// destination: the unpromoted kind, and the elephant for the king kind (only an elephant
+    /// promotes into a king-kind piece).
+    #[inline(always)]
+    pub const fn demoted(self) -> PieceType {
+        match self {
+            PieceType::King => PieceType::Elephant,
+            pt => pt.unpromoted(),
         }
     }
 
@@ -172,6 +195,7 @@ impl PieceType {
             PieceType::Bishop => 'B',
             PieceType::Rook => 'R',
             PieceType::Gold => 'G',
+            PieceType::Elephant => 'E',
             _ => 'K',
         }
     }
@@ -187,6 +211,7 @@ impl PieceType {
             'R' => PieceType::Rook,
             'G' => PieceType::Gold,
             'K' => PieceType::King,
+            'E' => PieceType::Elephant,
             _ => return None,
         })
     }
@@ -259,10 +284,11 @@ impl Piece {
         }
     }
 
-    /// The same piece promoted (only if its kind can promote).
+    /// The same piece promoted (only if its kind can promote; an elephant becomes a king-kind
+    /// piece, the prince).
     #[inline(always)]
     pub const fn promoted(self) -> Piece {
-        Piece(self.0 | PROMOTED)
+        Piece((self.0 & 16) | PieceType::PROMOTED_CODE[(self.0 & 15) as usize])
     }
 }
 

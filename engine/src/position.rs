@@ -24,6 +24,8 @@ pub struct StateInfo {
     pub plies_from_null: u16,
     /// The hand of the side to move here.
     pub hand: Hand,
+    /// Sho shogi: the piece the move leading here captured was a prince.
+    pub captured_prince: bool,
 }
 
 /// A shogi position (or one of a variant's) with its history.
@@ -36,7 +38,10 @@ pub struct Position {
     side: Color,
     variant: VariantId,
     game_ply: u32,
+    /// Each side's king; in Sho shogi its sole royal when bound, else its king (`refresh_royals`).
     king_sq: [Square; 2],
+    /// Sho shogi: the king-kind pieces that are princes (promoted elephants).
+    princes: Bitboard,
     states: Vec<StateInfo>,
 }
 
@@ -71,6 +76,7 @@ impl Position {
             variant: VariantId::Shogi,
             game_ply: 1,
             king_sq: [Square::new(0); 2],
+            princes: Bitboard::EMPTY,
             states: Vec::with_capacity(256),
         }
     }
@@ -93,6 +99,11 @@ impl Position {
         self.variant = variant;
     }
 
+    /// Marks the king-kind piece on `sq` as a prince (SFEN `+E`).
+    pub(crate) fn add_prince(&mut self, sq: Square) {
+        self.princes |= sq;
+    }
+
     pub(crate) fn set_side_and_ply(&mut self, side: Color, ply: u32) {
         self.side = side;
         self.game_ply = ply;
@@ -111,10 +122,55 @@ impl Position {
             continuous_check: [0; 2],
             plies_from_null: 0,
             hand: self.hands[self.side.index()],
+            captured_prince: false,
         };
-        st.checkers = self.attackers_to(!self.side, self.king_square(self.side), self.occupied());
-        st.blockers = [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)];
+        if self.pseudo_royal() {
+            self.refresh_royals();
+        }
+        st.checkers = self.checkers_now();
+        st.blockers = [self.blockers_now(Color::Black), self.blockers_now(Color::White)];
         self.states.push(st);
+    }
+
+    /// Whether the royal rule of Sho shogi applies (two royals unbind a side).
+    #[inline(always)]
+    fn pseudo_royal(&self) -> bool {
+        self.variant == VariantId::ShoShogi
+    }
+
+    /// Whether side `c` is bound by check: always in shogi and Minishogi; in Sho shogi when it
+    /// has exactly one royal (king or prince).
+    #[inline(always)]
+    pub fn bound(&self, c: Color) -> bool {
+        !self.pseudo_royal() || !self.pieces(c, PieceType::King).more_than_one()
+    }
+
+    /// Sho shogi: sets each side's `king_sq` to its sole royal, or to its king when it has two
+    /// royals (the prince is the other).
+    fn refresh_royals(&mut self) {
+        for c in Color::ALL {
+            let royals = self.pieces(c, PieceType::King);
+            let pick = if royals.more_than_one() { royals.and_not(self.princes) } else { royals };
+            if pick.any() {
+                self.king_sq[c.index()] = pick.lsb();
+            }
+        }
+    }
+
+    /// The pieces checking the side to move, from scratch: none when it is not bound.
+    fn checkers_now(&self) -> Bitboard {
+        if !self.bound(self.side) {
+            return Bitboard::EMPTY;
+        }
+        self.attackers_to(!self.side, self.king_square(self.side), self.occupied())
+    }
+
+    /// `c`'s blockers from scratch: none when it is not bound (it has no pins).
+    fn blockers_now(&self, c: Color) -> Bitboard {
+        if !self.bound(c) {
+            return Bitboard::EMPTY;
+        }
+        self.compute_blockers(c)
     }
 
     /// The board key computed from scratch (side to move included).
@@ -214,6 +270,12 @@ impl Position {
         self.side
     }
 
+    /// Sho shogi: the king-kind pieces that are princes (promoted elephants).
+    #[inline(always)]
+    pub fn princes(&self) -> Bitboard {
+        self.princes
+    }
+
     /// The game this position belongs to.
     #[inline(always)]
     pub fn variant(&self) -> VariantId {
@@ -310,8 +372,20 @@ impl Position {
             | (king_attacks(sq) & self.kings_horses_dragons())
             | (lance_attacks(them, sq, occupied) & self.by_type[PieceType::Lance.index()])
             | (bishop_attacks(sq, occupied) & self.bishops_horses())
-            | (rook_attacks(sq, occupied) & self.rooks_dragons()))
+            | (rook_attacks(sq, occupied) & self.rooks_dragons())
+            | self.elephants_attacking(them, sq))
             & own
+    }
+
+    /// The elephants (of either colour) that would attack `sq` if they were of colour `!them`
+    /// (Sho shogi; nothing elsewhere, tested without a table lookup).
+    #[inline(always)]
+    fn elephants_attacking(&self, them: Color, sq: Square) -> Bitboard {
+        let elephants = self.by_type[PieceType::Elephant.index()];
+        if elephants.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        elephant_attacks(them, sq) & elephants
     }
 
     /// Pieces of both colours that attack `sq`, given the occupancy. The colour-blind
@@ -330,6 +404,8 @@ impl Position {
             | (silver_attacks(Color::Black, sq) & self.by_type[PieceType::Silver.index()])
             | (gold_attacks(Color::Black, sq) & self.golds())
             | (lance_attacks(Color::Black, sq, occupied) & self.by_type[PieceType::Lance.index()]);
+        let by_black = by_black | self.elephants_attacking(Color::White, sq);
+        let by_white = by_white | self.elephants_attacking(Color::Black, sq);
         let either = (king_attacks(sq) & self.kings_horses_dragons())
             | (bishop_attacks(sq, occupied) & self.bishops_horses())
             | (rook_attacks(sq, occupied) & self.rooks_dragons());
@@ -351,7 +427,8 @@ impl Position {
             | (knight_attacks(them, sq) & self.by_type[PieceType::Knight.index()])
             | (silver_attacks(them, sq) & self.by_type[PieceType::Silver.index()])
             | (gold_attacks(them, sq) & self.golds())
-            | (king_attacks(sq) & self.kings_horses_dragons()))
+            | (king_attacks(sq) & self.kings_horses_dragons())
+            | self.elephants_attacking(them, sq))
             & own
             != Bitboard::EMPTY
         {
@@ -401,6 +478,7 @@ impl Position {
                 PieceType::Silver => silver_attacks(them, from),
                 PieceType::Bishop | PieceType::Rook => Bitboard::EMPTY,
                 PieceType::King | PieceType::Horse | PieceType::Dragon => king_attacks(from),
+                PieceType::Elephant => elephant_attacks(them, from),
                 _ => gold_attacks(them, from),
             };
         }
@@ -414,7 +492,7 @@ impl Position {
                 || ((rook_pseudo(sq) & rooks).any() && (rook_attacks(sq, occ) & rooks).any())
                 || ((forward_ray(c, sq) & lances).any() && (lance_attacks(c, sq, occ) & lances).any());
             if !attacked {
-                flights = flights | sq;
+                flights |= sq;
             }
         }
         flights
@@ -459,6 +537,9 @@ impl Position {
 
     /// Plays a legal move. `m` must be legal here (from the generator or `parse_usi_move`).
     pub fn do_move(&mut self, m: Move) {
+        if self.pseudo_royal() {
+            return self.do_move_sho(m);
+        }
         let us = self.side;
         let prev = *self.state();
         let mut st = prev;
@@ -504,6 +585,81 @@ impl Position {
         self.states.push(st);
     }
 
+    /// `do_move` in Sho shogi: no hands, princes carried along, and the royal state (royal
+    /// squares, checkers, pins) computed from scratch. Not the incremental shortcuts: a capture
+    /// that leaves the opponent one royal can put it in check from anywhere, even twice. Sho's
+    /// speed matters less than plain correctness here.
+    #[cold]
+    #[inline(never)]
+    fn do_move_sho(&mut self, m: Move) {
+        let us = self.side;
+        let prev = *self.state();
+        let mut st = prev;
+        st.captured = Piece::EMPTY;
+        st.captured_prince = false;
+        st.last_move = m;
+        st.plies_from_null = prev.plies_from_null.saturating_add(1);
+        let (from, to, moved) = (m.from(), m.to(), m.piece_after());
+        let before = self.board[from.index()];
+        let captured = self.board[to.index()];
+        if !captured.is_empty() {
+            self.remove_piece(captured, to);
+            st.board_key ^= zobrist::psq(captured, to.index());
+            st.captured = captured;
+            if self.princes.contains(to) {
+                self.princes ^= to;
+                st.captured_prince = true;
+            }
+        }
+        self.remove_piece(before, from);
+        self.put_piece(moved, to);
+        st.board_key ^= zobrist::psq(before, from.index()) ^ zobrist::psq(moved, to.index());
+        if self.princes.contains(from) {
+            self.princes = (self.princes ^ from) | to;
+        } else if m.is_promotion() && moved.kind() == PieceType::King {
+            self.princes |= to;
+        }
+        st.board_key ^= zobrist::SIDE_KEY;
+        self.side = !us;
+        self.game_ply += 1;
+        self.refresh_royals();
+        st.checkers = self.checkers_now();
+        st.continuous_check[us.index()] =
+            if st.checkers.any() { prev.continuous_check[us.index()].saturating_add(2) } else { 0 };
+        st.blockers = [self.blockers_now(Color::Black), self.blockers_now(Color::White)];
+        st.hand = self.hands[self.side.index()];
+        self.states.push(st);
+    }
+
+    /// `undo_move` in Sho shogi.
+    #[cold]
+    #[inline(never)]
+    fn undo_move_sho(&mut self, m: Move) {
+        let st = self.states.pop().expect("undo_move without a move");
+        debug_assert!(st.last_move == m);
+        self.side = !self.side;
+        self.game_ply -= 1;
+        let us = self.side;
+        let (from, to, moved) = (m.from(), m.to(), m.piece_after());
+        self.remove_piece(moved, to);
+        let before = if m.is_promotion() { Piece::new(us, moved.kind().demoted()) } else { moved };
+        self.put_piece(before, from);
+        if self.princes.contains(to) {
+            // Our prince moved back to `from`, or our promotion is taken back.
+            self.princes ^= to;
+            if !m.is_promotion() {
+                self.princes |= from;
+            }
+        }
+        if !st.captured.is_empty() {
+            self.put_piece(st.captured, to);
+            if st.captured_prince {
+                self.princes |= to;
+            }
+        }
+        self.refresh_royals();
+    }
+
     /// The pieces checking the side to move right after `m` was played (`them_blockers`: the
     /// blockers of that side's king before the move). Only the moved piece can check directly
     /// and only a slider it uncovered can check otherwise; the full attacker scan is kept for
@@ -528,6 +684,9 @@ impl Position {
 
     /// Takes back `m`, which must be the last move played.
     pub fn undo_move(&mut self, m: Move) {
+        if self.pseudo_royal() {
+            return self.undo_move_sho(m);
+        }
         let st = self.states.pop().expect("undo_move without a move");
         debug_assert!(st.last_move == m);
         self.side = !self.side;
@@ -591,7 +750,10 @@ impl Position {
             let from = m.from();
             let captured = self.board[to.index()];
             if !captured.is_empty() {
-                hk = hk.wrapping_add(zobrist::hand(us, captured.kind().unpromoted()));
+                // Sho shogi has no hands.
+                if !self.pseudo_royal() {
+                    hk = hk.wrapping_add(zobrist::hand(us, captured.kind().unpromoted()));
+                }
                 bk ^= zobrist::psq(captured, to.index());
             }
             bk ^= zobrist::psq(self.board[from.index()], from.index()) ^ zobrist::psq(m.piece_after(), to.index());
@@ -601,6 +763,9 @@ impl Position {
 
     /// Whether `m` (legal here) gives check.
     pub fn gives_check(&self, m: Move) -> bool {
+        if self.pseudo_royal() {
+            return self.gives_check_sho(m);
+        }
         let us = self.side;
         let ksq = self.king_sq[(!us).index()];
         let to = m.to();
@@ -618,6 +783,25 @@ impl Position {
         }
         // Discovered check: the mover uncovered one of our sliders aimed at their king.
         (self.blockers_for_king(!us) & self.by_color[us.index()]).contains(from) && !aligned(from, to, ksq)
+    }
+
+    /// `gives_check` in Sho shogi: after `m` the opponent is bound (it had one royal, or `m`
+    /// takes one of its two) and its royal is attacked, by the moved piece or by any other
+    /// (a capture that binds it can expose it to pieces that never moved).
+    #[cold]
+    #[inline(never)]
+    fn gives_check_sho(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = !us;
+        let (from, to) = (m.from(), m.to());
+        let royals = self.pieces(them, PieceType::King).and_not(Bitboard::from_square(to));
+        if royals.is_empty() || royals.more_than_one() {
+            return false;
+        }
+        let royal = royals.lsb();
+        let occ = (self.occupied() ^ from) | to;
+        let others = self.attackers_to(us, royal, occ).and_not(Bitboard::from_square(from));
+        others.any() || attacks_of(us, m.piece_after().kind(), to, occ).contains(royal)
     }
 
     /// Whether a move of the side to move captures something or promotes.
@@ -647,15 +831,22 @@ impl Position {
             if self.board[self.king_sq[c.index()].index()] != Piece::new(c, PieceType::King) {
                 return Err("king square is stale".into());
             }
+            let royals = self.pieces(c, PieceType::King);
+            if self.pseudo_royal() && royals.more_than_one() && self.princes.contains(self.king_sq[c.index()]) {
+                return Err("with two royals the king square is the prince's".into());
+            }
+        }
+        if self.princes.and_not(self.by_type[PieceType::King.index()]).any() {
+            return Err("a prince that is not a king-kind piece".into());
         }
         let st = self.state();
         if st.board_key != self.compute_board_key() || st.hand_key != self.compute_hand_key() {
             return Err("incremental key differs from the key computed from scratch".into());
         }
-        if st.checkers != self.attackers_to(!self.side, self.king_square(self.side), self.occupied()) {
+        if st.checkers != self.checkers_now() {
             return Err("checkers are stale".into());
         }
-        if st.blockers != [self.compute_blockers(Color::Black), self.compute_blockers(Color::White)] {
+        if st.blockers != [self.blockers_now(Color::Black), self.blockers_now(Color::White)] {
             return Err("blockers are stale".into());
         }
         Ok(())

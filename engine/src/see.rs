@@ -18,11 +18,13 @@ pub const fn see_value(pt: PieceType) -> i32 {
         PieceType::Horse => 945,
         PieceType::Dragon => 1395,
         PieceType::King => 15000,
+        // Sho shogi's drunk elephant: a little more than a gold (docs/variants-plan.md).
+        PieceType::Elephant => 560,
     }
 }
 
 /// Attackers in the order SEE spends them.
-const SEE_ORDER: [PieceType; 14] = [
+const SEE_ORDER: [PieceType; 15] = [
     PieceType::Pawn,
     PieceType::Lance,
     PieceType::Knight,
@@ -32,6 +34,7 @@ const SEE_ORDER: [PieceType; 14] = [
     PieceType::Silver,
     PieceType::ProSilver,
     PieceType::Gold,
+    PieceType::Elephant,
     PieceType::Bishop,
     PieceType::Rook,
     PieceType::Horse,
@@ -56,7 +59,7 @@ impl Position {
         if !m.is_drop() {
             occ ^= Bitboard::from_square(m.from());
         }
-        occ = occ | to;
+        occ |= to;
         let mut stm = self.side_to_move();
         let mut attackers = self.attackers_to_all(to, occ) & occ;
         let mut res = true;

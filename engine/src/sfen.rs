@@ -26,6 +26,8 @@ pub enum SfenError {
         /// How many files the variant's board has.
         expected: u8,
     },
+    /// A piece in hand in a variant without drops (Sho shogi).
+    NoHands(VariantId),
     /// A piece the variant does not have (a lance or knight in Minishogi), on the board or in
     /// hand.
     PieceNotInVariant {
@@ -68,6 +70,7 @@ impl fmt::Display for SfenError {
             SfenError::PieceNotInVariant { letter, variant } => {
                 write!(f, "{variant} has no piece '{letter}'")
             }
+            SfenError::NoHands(variant) => write!(f, "{variant} has no pieces in hand (no drops)"),
             SfenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}'"),
             SfenError::BadPromotion(s) => write!(f, "bad promotion '{s}'"),
             SfenError::BadSide(s) => write!(f, "side to move '{s}' is neither b nor w"),
@@ -130,7 +133,7 @@ impl Position {
         pos.set_hand(Color::White, parsed[1]);
         validate(&pos)?;
         pos.finish();
-        if pos.is_attacked(side, pos.king_square(!side), pos.occupied()) {
+        if pos.bound(!side) && pos.is_attacked(side, pos.king_square(!side), pos.occupied()) {
             return Err(SfenError::OpponentInCheck);
         }
         Ok(pos)
@@ -143,7 +146,8 @@ impl Position {
         for rank in 0..desc.ranks {
             let mut empty = 0;
             for file in (0..desc.files).rev() {
-                let pc = self.piece_on(Square::from_coords(file, rank));
+                let sq = Square::from_coords(file, rank);
+                let pc = self.piece_on(sq);
                 if pc.is_empty() {
                     empty += 1;
                     continue;
@@ -152,7 +156,11 @@ impl Position {
                     s.push_str(&empty.to_string());
                     empty = 0;
                 }
-                s.push_str(&pc.to_string());
+                if self.princes().contains(sq) {
+                    s.push_str(if pc.color() == Color::Black { "+E" } else { "+e" });
+                } else {
+                    s.push_str(&pc.to_string());
+                }
             }
             if empty > 0 {
                 s.push_str(&empty.to_string());
@@ -234,7 +242,11 @@ fn parse_board(pos: &mut Position, board: &str, desc: &Desc, variant: VariantId)
                 return Err(SfenError::RankLength { rank: rank_char, squares, expected: desc.files });
             }
             let color = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
-            pos.put_piece(Piece::new(color, pt), Square::from_coords(file as u8, r as u8));
+            let sq = Square::from_coords(file as u8, r as u8);
+            pos.put_piece(Piece::new(color, pt), sq);
+            if pt == PieceType::King && ch.eq_ignore_ascii_case(&'E') {
+                pos.add_prince(sq); // `+E`: the elephant's promoted form, a king-kind piece
+            }
             file -= 1;
         }
         if promote {
@@ -270,6 +282,9 @@ fn parse_hands(text: &str, desc: &Desc, variant: VariantId) -> Result<[Hand; 2],
         if !has_kind(desc, pt) {
             return Err(SfenError::PieceNotInVariant { letter: ch, variant });
         }
+        if !desc.hand_kinds.contains(&pt) {
+            return Err(if desc.drops { bad() } else { SfenError::NoHands(variant) });
+        }
         let n = count.take().unwrap_or(1);
         if n == 0 {
             return Err(bad());
@@ -291,11 +306,13 @@ fn parse_hands(text: &str, desc: &Desc, variant: VariantId) -> Result<[Hand; 2],
 /// Rejects positions that cannot arise: too many pieces, wrong king count, dead pieces, nifu.
 pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
     let desc = pos.variant().desc();
-    let mut counts = [0u32; 9];
+    let mut counts = [0u32; 16];
     for sq in desc.board {
         let pc = pos.piece_on(sq);
         if let Some(pt) = pc.kind_opt() {
-            counts[pt.unpromoted().index()] += 1;
+            // A prince counts as the elephant it was.
+            let set_kind = if pos.princes().contains(sq) { PieceType::Elephant } else { pt.unpromoted() };
+            counts[set_kind.index()] += 1;
             let far = desc.far[pc.color().index()];
             let dead = match pt {
                 PieceType::Pawn | PieceType::Lance => far[1].contains(sq),
@@ -312,15 +329,22 @@ pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
             counts[pt.index()] += pos.hand(c).count(pt);
         }
     }
-    for pt in PieceType::HAND {
+    for pt in PieceType::HAND.into_iter().chain([PieceType::Elephant]) {
         if counts[pt.index()] > desc.set_count[pt.index()] as u32 {
             return Err(SfenError::TooManyPieces(pt));
         }
     }
     for c in Color::ALL {
-        let kings = pos.pieces(c, PieceType::King).count() as usize;
-        if kings != 1 {
+        let royals = pos.pieces(c, PieceType::King);
+        let kings = royals.and_not(pos.princes()).count() as usize;
+        // Sho shogi: at most one king, and one or two royals (king and prince).
+        let ok = if desc.pseudo_royal { kings <= 1 && royals.any() && royals.count() <= 2 } else { kings == 1 };
+        if !ok {
             return Err(SfenError::KingCount(c, kings));
+        }
+        // One elephant a side, promoted or not: without drops a side never gets a second.
+        if (pos.pieces(c, PieceType::Elephant) | (royals & pos.princes())).more_than_one() {
+            return Err(SfenError::TooManyPieces(PieceType::Elephant));
         }
         for file in 0..desc.files {
             if (pos.pieces(c, PieceType::Pawn) & Bitboard::file_mask(file)).more_than_one() {

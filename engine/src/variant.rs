@@ -6,6 +6,20 @@
 //! lances; the promotion zone is the last rank only; drops, nifu, pawn-drop mate, dead pieces
 //! and forced promotion as in shogi.
 //!
+//! **Sho shogi** (Fairy-Stockfish's `shoshogi`; `../shared/reference/sho-shogi.md`): shogi's
+//! board, pieces and zone plus a drunk elephant (`E`) in front of each king, start
+//! `lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1`. No drops: captured
+//! pieces leave the game. The elephant steps one square any way but straight back and promotes
+//! (optionally, into, out of or inside the zone) to the crown prince (`+E`), which moves like a
+//! king and is a second royal piece. **The royal rule, exactly Fairy-Stockfish's**
+//! (`extinctionPseudoRoyal` with `extinctionPieceCount = 0`, `Position::legal` in its
+//! `position.cpp`, and the probes in `docs/variants-plan.md` section 1.3): a side's royals are
+//! its king-kind pieces (king and prince), and it is *bound* when it has exactly one. A bound
+//! side may not leave its royal attacked, judged before the move (promoting the elephant does
+//! not lift a check on the same move); a side with two royals may make any pseudo-legal move,
+//! even leave both attacked; a side is in check only when bound and its royal is attacked; a
+//! side with no legal move loses.
+//!
 //! **How a 5x5 board lives in the 9x9 bitboard.** It is the corner files 1-5, ranks a-e, so square
 //! names and indices stay those of shogi (5e is still `Square::from_coords(4, 4)`), Black still
 //! starts at the bottom (rank e) and promotes on rank a, and White promotes on rank e. The area
@@ -32,6 +46,8 @@ pub enum VariantId {
     Shogi = 0,
     /// Minishogi (5x5).
     Minishogi = 1,
+    /// Sho shogi (9x9 with the drunk elephant, no drops).
+    ShoShogi = 2,
 }
 
 /// Everything the rules core needs to know about a game.
@@ -51,10 +67,18 @@ pub struct Desc {
     pub zone: [Bitboard; 2],
     /// The kinds that may be held in hand, in SFEN hand order (R B G S N L P).
     pub hand_kinds: &'static [PieceType],
-    /// How many pieces of each unpromoted kind a full set holds (both sides), by kind index.
-    pub set_count: [u8; 9],
+    /// How many pieces of each unpromoted kind a full set holds (both sides), by kind index
+    /// (a prince counts as an elephant); 0 for a kind the variant lacks.
+    pub set_count: [u8; 16],
     /// The SFEN of the start position.
     pub start_sfen: &'static str,
+    /// Captured pieces go to the captor's hand and may be dropped (not in Sho shogi).
+    pub drops: bool,
+    /// The drunk elephant and its prince exist (Sho shogi).
+    pub elephant: bool,
+    /// The royal rule of Sho shogi: a side with two royals (king and prince) is not bound by
+    /// check (the module's documentation).
+    pub pseudo_royal: bool,
 }
 
 /// The ranks `0..n` counted from `c`'s far side, of a board with `ranks` ranks and `files` files.
@@ -92,15 +116,27 @@ const fn far_table(files: u8, ranks: u8) -> [[Bitboard; 4]; 2] {
     t
 }
 
+/// What a variant has besides its geometry.
+#[derive(Clone, Copy)]
+struct Rules {
+    drops: bool,
+    elephant: bool,
+    pseudo_royal: bool,
+}
+
+const SHOGI_RULES: Rules = Rules { drops: true, elephant: false, pseudo_royal: false };
+
 impl Desc {
+    #[allow(clippy::too_many_arguments)]
     const fn new(
         name: &'static str,
         files: u8,
         ranks: u8,
         zone_ranks: u8,
         hand_kinds: &'static [PieceType],
-        set_count: [u8; 9],
+        set_count: [u8; 16],
         start_sfen: &'static str,
+        rules: Rules,
     ) -> Desc {
         let far = far_table(files, ranks);
         Desc {
@@ -116,14 +152,19 @@ impl Desc {
             hand_kinds,
             set_count,
             start_sfen,
+            drops: rules.drops,
+            elephant: rules.elephant,
+            pseudo_royal: rules.pseudo_royal,
         }
     }
 }
 
-/// Index order: -, P, L, N, S, B, R, G, K.
-const SHOGI_SET: [u8; 9] = [0, 18, 4, 4, 4, 2, 2, 4, 2];
+/// Index order: -, P, L, N, S, B, R, G, K, then the promoted kinds (never counted), then E.
+const SHOGI_SET: [u8; 16] = [0, 18, 4, 4, 4, 2, 2, 4, 2, 0, 0, 0, 0, 0, 0, 0];
 /// Minishogi: one of each kind per side, and no lances or knights.
-const MINISHOGI_SET: [u8; 9] = [0, 2, 0, 0, 2, 2, 2, 2, 2];
+const MINISHOGI_SET: [u8; 16] = [0, 2, 0, 0, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0];
+/// Sho shogi: shogi's set and two elephants.
+const SHO_SHOGI_SET: [u8; 16] = [0, 18, 4, 4, 4, 2, 2, 4, 2, 0, 0, 0, 0, 0, 0, 2];
 
 const SHOGI_DESC: Desc = Desc::new(
     "shogi",
@@ -133,6 +174,7 @@ const SHOGI_DESC: Desc = Desc::new(
     &PieceType::HAND_ORDER,
     SHOGI_SET,
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    SHOGI_RULES,
 );
 const MINISHOGI_DESC: Desc = Desc::new(
     "minishogi",
@@ -142,6 +184,17 @@ const MINISHOGI_DESC: Desc = Desc::new(
     &[PieceType::Rook, PieceType::Bishop, PieceType::Gold, PieceType::Silver, PieceType::Pawn],
     MINISHOGI_SET,
     "rbsgk/4p/5/P4/KGSBR b - 1",
+    SHOGI_RULES,
+);
+const SHO_SHOGI_DESC: Desc = Desc::new(
+    "shoshogi",
+    9,
+    9,
+    3,
+    &[],
+    SHO_SHOGI_SET,
+    "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1",
+    Rules { drops: false, elephant: true, pseudo_royal: true },
 );
 
 /// A game as a type: the kernels are generic over it, and its description is a constant.
@@ -172,6 +225,9 @@ pub struct Shogi;
 /// Minishogi.
 #[derive(Clone, Copy, Debug)]
 pub struct Minishogi;
+/// Sho shogi.
+#[derive(Clone, Copy, Debug)]
+pub struct ShoShogi;
 
 impl Variant for Shogi {
     const ID: VariantId = VariantId::Shogi;
@@ -180,6 +236,10 @@ impl Variant for Shogi {
 impl Variant for Minishogi {
     const ID: VariantId = VariantId::Minishogi;
     const DESC: Desc = MINISHOGI_DESC;
+}
+impl Variant for ShoShogi {
+    const ID: VariantId = VariantId::ShoShogi;
+    const DESC: Desc = SHO_SHOGI_DESC;
 }
 
 /// Runs `$e` with the type `$V` bound to the variant `$id` names: the one runtime-to-type
@@ -195,6 +255,10 @@ macro_rules! dispatch {
                 type $V = $crate::variant::Minishogi;
                 $e
             }
+            $crate::VariantId::ShoShogi => {
+                type $V = $crate::variant::ShoShogi;
+                $e
+            }
         }
     };
 }
@@ -202,13 +266,14 @@ pub(crate) use dispatch;
 
 impl VariantId {
     /// Every variant, in option order.
-    pub const ALL: [VariantId; 2] = [VariantId::Shogi, VariantId::Minishogi];
+    pub const ALL: [VariantId; 3] = [VariantId::Shogi, VariantId::Minishogi, VariantId::ShoShogi];
 
     /// The description.
     pub const fn desc(self) -> &'static Desc {
         match self {
             VariantId::Shogi => &SHOGI_DESC,
             VariantId::Minishogi => &MINISHOGI_DESC,
+            VariantId::ShoShogi => &SHO_SHOGI_DESC,
         }
     }
 

@@ -15,6 +15,7 @@ fn fixture(variant: VariantId) -> String {
 }
 
 fn compare(variant: VariantId, min_positions: usize) {
+    let drops = variant.desc().drops;
     let text = fixture(variant);
     let (mut positions, mut mismatches, mut drop_mates, mut report) = (0, 0, 0, Vec::new());
     for (i, line) in text.lines().enumerate() {
@@ -27,6 +28,7 @@ fn compare(variant: VariantId, min_positions: usize) {
         let want: BTreeSet<String> = f[2].split_whitespace().map(str::to_string).collect();
         assert_eq!(want.len(), count, "line {}: count field disagrees with the list", i + 1);
         let pos = Position::from_sfen_in(variant, f[0]).unwrap_or_else(|e| panic!("line {}: {e}: {}", i + 1, f[0]));
+        pos.is_consistent().unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
         // The same board and side to move as Fairy-Stockfish prints them.
         let ours = pos.to_sfen();
         let fields = |s: &str| s.split_whitespace().take(2).map(str::to_string).collect::<Vec<_>>();
@@ -59,10 +61,16 @@ fn compare(variant: VariantId, min_positions: usize) {
     }
     assert!(mismatches == 0, "{mismatches} of {positions} positions differ:\n{}", report.join("\n"));
     assert!(positions >= min_positions, "only {positions} positions");
-    assert!(drop_mates > 0, "the fixture holds no pawn-drop mate");
+    // Only a variant with drops has pawn-drop mates to take out of Fairy-Stockfish's lists.
+    assert_eq!(drop_mates > 0, drops, "{drop_mates} pawn-drop mates");
 }
 
 #[test]
 fn minishogi_matches_fairy_stockfish() {
     compare(VariantId::Minishogi, 5_000);
+}
+
+#[test]
+fn shoshogi_matches_fairy_stockfish() {
+    compare(VariantId::ShoShogi, 5_000);
 }

@@ -239,13 +239,18 @@ mod tests {
     fn incremental_value_matches_a_fresh_evaluation() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut ev = Evaluator::new(128);
-        for sfen in [
-            engine::START_SFEN,
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        use engine::VariantId;
+        for (variant, sfen) in [
+            (VariantId::Shogi, engine::START_SFEN),
+            (VariantId::Shogi, "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+            (VariantId::Shogi, "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124"),
+            (VariantId::Minishogi, "rbsgk/4p/5/P4/KGSBR b - 1"),
+            // Sho shogi: the elephants promote, and royals are taken, along these lines.
+            (VariantId::ShoShogi, "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1"),
+            (VariantId::ShoShogi, "lnsg1gsnl/1r2+e2b1/pppp1pppp/3E5/9/4k4/PPPPPPPPP/1B5R1/LNSGKGSNL b - 30"),
         ] {
             for _ in 0..20 {
-                let mut pos = Position::from_sfen(sfen).unwrap();
+                let mut pos = Position::from_sfen_in(variant, sfen).unwrap();
                 ev.reset(&pos);
                 let mut line = Vec::new();
                 for _ in 0..80 {

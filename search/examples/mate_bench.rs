@@ -58,7 +58,7 @@ fn main() {
                 println!("WRONG: nomate claimed for mate {label}: {sfen}");
                 (false, false)
             }
-            (MateResult::Timeout, _) => (false, false),
+            (MateResult::Timeout | MateResult::NotImplemented, _) => (false, false),
         };
         if verbose {
             let got = match &rep.result {

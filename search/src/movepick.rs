@@ -310,7 +310,7 @@ fn check_info(pos: &Position) -> CheckInfo {
     let ksq = pos.king_square(!us);
     let occ = pos.occupied();
     let mut squares = [Bitboard::EMPTY; 16];
-    for pt in PieceType::ALL {
+    for pt in PieceType::ALL.into_iter().chain([PieceType::Elephant]) {
         squares[pt.index()] = engine::attacks::attacks_of(!us, pt, ksq, occ);
     }
     CheckInfo { squares, discoverers: pos.blockers_for_king(!us) & pos.pieces_of(us) }

@@ -76,6 +76,7 @@ fn judge(cases: &[&Case]) -> Tally {
             (MateResult::NoMate, label) => t.wrong.push(format!("NoMate for mate {label}: {}", c.sfen)),
             (MateResult::Timeout, "nomate") => {}
             (MateResult::Timeout, label) => t.missed.push(format!("timeout for mate {label}: {}", c.sfen)),
+            (MateResult::NotImplemented, _) => t.wrong.push(format!("not implemented: {}", c.sfen)),
         }
     }
     t

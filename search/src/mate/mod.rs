@@ -27,6 +27,9 @@ pub enum MateResult {
     NoMate,
     /// Not decided within the limit (or stopped).
     Timeout,
+    /// The solver does not play this game: Sho shogi (no hands for its proof pieces, two
+    /// royals); USI's `checkmate notimplemented`.
+    NotImplemented,
 }
 
 /// Progress of the mate solver, for `info` lines.
@@ -89,6 +92,9 @@ impl<'a> MateQuery<'a> {
     where
         'a: 'p,
     {
+        if !pos.variant().desc().drops {
+            return MateReport { result: MateResult::NotImplemented, nodes: 0, shortest: false };
+        }
         let mut solver = Solver::new(self.hash_mb);
         solver.stop = self.stop;
         solver.progress = progress;

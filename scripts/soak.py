@@ -9,8 +9,11 @@ the shared openings; pick with --series, default all four):
   self1  Kaname 1 thread against Kaname 1 thread (two processes of the binary);
   self2  Kaname 2 threads against Kaname 1 thread;
   fsf    Kaname against Fairy-Stockfish 11.1 (1 thread, 64 MiB);
-  gps    Kaname against gpsusi (Thread 1, BookDepth 0; its moves overrun the byoyomi by up
-         to ~250 ms, so this series allows a 1000 ms margin instead of 200).
+  gps    Kaname against gpsusi (Thread 1, BookDepth 0). gpsusi thinks about a second a move
+         whatever the byoyomi (at byoyomi 1000 it overran by up to ~250 ms; at byoyomi 100 it
+         took 945 ms on average, at most 1278), so this series allows it a margin of 2000 ms
+         instead of 200: with 1000 it lost all 150 games of a byoyomi-100 soak on time, each
+         within a few moves, which soaked nothing.
 While a series runs, a sampler reads /proc once a second for every process whose executable
 is the Kaname binary given (so give the soak its own copy of the binary when other matches run
 at the same time): pid, resident set (VmRSS) and threads. A series that finishes no game for
@@ -62,7 +65,7 @@ def series_args(name, kaname, byoyomi):
                          "--base-options", "Threads=1,Hash=64", "--no-max-plies-sync"]
     if name == "gps":
         return common + ["--cand-name", "kaname", "--cand-options", k1, "--base", GPS, "--base-name", "gps",
-                         "--base-options", "Thread=1,BookDepth=0", "--margin", "1000", "--no-max-plies-sync"]
+                         "--base-options", "Thread=1,BookDepth=0", "--margin", "2000", "--no-max-plies-sync"]
     raise SystemExit(f"unknown series {name!r} (self1, self2, fsf, gps)")
 
 

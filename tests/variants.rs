@@ -5,6 +5,27 @@ mod common;
 
 use common::{errors, Engine, LIVE};
 
+/// Plays up to `plies` moves of a game from the start, each chosen by `go` (checked legal in
+/// the variant the engine was told); returns the moves.
+fn play_from_start(e: &mut Engine, plies: usize, go: &str) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        let cmd = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&cmd);
+        let best = e.go(go);
+        let mv = best.split_whitespace().nth(1).unwrap().to_string();
+        if mv == "resign" || mv == "win" {
+            break;
+        }
+        moves.push(mv);
+    }
+    moves
+}
+
 #[test]
 fn minishogi_plays_over_usi() {
     let mut e = Engine::ready();
@@ -20,21 +41,7 @@ fn minishogi_plays_over_usi() {
     assert_eq!(line, "Nodes searched: 2512");
 
     // A few moves of a game, each answer legal in Minishogi (`go` checks it).
-    let mut moves: Vec<String> = Vec::new();
-    for _ in 0..8 {
-        let cmd = if moves.is_empty() {
-            "position startpos".to_string()
-        } else {
-            format!("position startpos moves {}", moves.join(" "))
-        };
-        e.send(&cmd);
-        let best = e.go("go depth 5");
-        let mv = best.split_whitespace().nth(1).unwrap().to_string();
-        if mv == "resign" || mv == "win" {
-            break;
-        }
-        moves.push(mv);
-    }
+    let moves = play_from_start(&mut e, 8, "go depth 5");
     assert!(moves.len() >= 4, "{}", e.transcript());
     e.send("position startpos");
     e.go("go byoyomi 200");
@@ -88,17 +95,7 @@ fn shoshogi_plays_over_usi() {
     e.send("perft 2");
     let (line, _) = e.expect("Nodes searched:", LIVE);
     assert_eq!(line, "Nodes searched: 676");
-    let mut moves: Vec<String> = Vec::new();
-    for _ in 0..6 {
-        let cmd = if moves.is_empty() {
-            "position startpos".to_string()
-        } else {
-            format!("position startpos moves {}", moves.join(" "))
-        };
-        e.send(&cmd);
-        let best = e.go("go depth 4");
-        moves.push(best.split_whitespace().nth(1).unwrap().to_string());
-    }
+    assert_eq!(play_from_start(&mut e, 6, "go depth 4").len(), 6, "{}", e.transcript());
     // A prince beside the king, shown as +E; the search and `go mate` (not implemented for
     // Sho shogi: a legal USI answer) work there.
     e.send("position sfen lnsgkgsnl/1r2e2b1/pppp+Epppp/9/9/4p4/PPPP1PPPP/1B5R1/LNSGKGSNL w - 12");

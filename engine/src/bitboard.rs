@@ -75,14 +75,24 @@ impl Bitboard {
 
     /// The ranks whose relative rank for `c` is below `n` (e.g. n = 3: `c`'s promotion zone).
     pub const fn far_ranks(c: Color, n: u8) -> Bitboard {
+        Bitboard::far_ranks_on(c, n, 9, 9)
+    }
+
+    /// `far_ranks` on a board of `files` x `ranks` in the corner of the 9x9 grid (files 1..,
+    /// ranks a..; a variant's board, `variant.rs`).
+    pub const fn far_ranks_on(c: Color, n: u8, files: u8, ranks: u8) -> Bitboard {
         let mut b = Bitboard::EMPTY;
         let mut r = 0;
-        while r < n {
+        while r < n && r < ranks {
             let rank = match c {
                 Color::Black => r,
-                Color::White => 8 - r,
+                Color::White => ranks - 1 - r,
             };
-            b = b.or(Bitboard::rank_mask(rank));
+            let mut f = 0;
+            while f < files {
+                b = b.or(Bitboard::from_square(Square::from_coords(f, rank)));
+                f += 1;
+            }
             r += 1;
         }
         b

@@ -81,36 +81,17 @@ pub struct Desc {
     pub pseudo_royal: bool,
 }
 
-/// The ranks `0..n` counted from `c`'s far side, of a board with `ranks` ranks and `files` files.
-const fn far_ranks(c: Color, n: u8, files: u8, ranks: u8) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    let mut r = 0;
-    while r < n && r < ranks {
-        let rank = match c {
-            Color::Black => r,
-            Color::White => ranks - 1 - r,
-        };
-        let mut f = 0;
-        while f < files {
-            b = b.or(Bitboard::from_square(Square::from_coords(f, rank)));
-            f += 1;
-        }
-        r += 1;
-    }
-    b
-}
-
 /// The squares of a board of `files` x `ranks` in the corner of the 9x9 grid.
 const fn board_squares(files: u8, ranks: u8) -> Bitboard {
-    far_ranks(Color::Black, ranks, files, ranks)
+    Bitboard::far_ranks_on(Color::Black, ranks, files, ranks)
 }
 
 const fn far_table(files: u8, ranks: u8) -> [[Bitboard; 4]; 2] {
     let mut t = [[Bitboard::EMPTY; 4]; 2];
     let mut n = 0;
     while n < 4 {
-        t[0][n] = far_ranks(Color::Black, n as u8, files, ranks);
-        t[1][n] = far_ranks(Color::White, n as u8, files, ranks);
+        t[0][n] = Bitboard::far_ranks_on(Color::Black, n as u8, files, ranks);
+        t[1][n] = Bitboard::far_ranks_on(Color::White, n as u8, files, ranks);
         n += 1;
     }
     t
@@ -146,8 +127,8 @@ impl Desc {
             board: board_squares(files, ranks),
             far,
             zone: [
-                far_ranks(Color::Black, zone_ranks, files, ranks),
-                far_ranks(Color::White, zone_ranks, files, ranks),
+                Bitboard::far_ranks_on(Color::Black, zone_ranks, files, ranks),
+                Bitboard::far_ranks_on(Color::White, zone_ranks, files, ranks),
             ],
             hand_kinds,
             set_count,

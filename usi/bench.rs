@@ -58,10 +58,8 @@ pub fn run(searcher: &mut Searcher, depth: i32, variant: VariantId, print: &mut 
     let mut total_ms = 0u64;
     for (i, (name, sfen)) in list.iter().enumerate() {
         let pos = Position::from_sfen_in(variant, sfen).expect("bench SFENs are valid");
+        // Empties the table in place (its pages stay mapped, so no page faults are timed).
         searcher.clear();
-        // A fresh table is mapped lazily: fault its pages in now, or the kernel's page zeroing
-        // (about as long as the search itself with the default 256 MB) counts as search time.
-        searcher.touch_table();
         let t = Instant::now();
         let nodes = searcher.bench_search(&pos, depth);
         let ms = t.elapsed().as_millis() as u64;

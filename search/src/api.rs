@@ -35,6 +35,8 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     /// The size in MiB the table was asked to be (it is smaller if the machine could not map it).
     tt_asked_mb: usize,
+    /// Whether a search has written into the table since it was last emptied.
+    tt_used: bool,
     workers: Arc<Mutex<Vec<Worker>>>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
@@ -55,6 +57,7 @@ impl Searcher {
             options: Options::default(),
             tt: Arc::new(TranspositionTable::new(1)),
             tt_asked_mb: 1,
+            tt_used: false,
             workers: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control::idle()),
             handle: None,
@@ -121,12 +124,15 @@ impl Searcher {
         Prepared { hash_mb: self.tt.size_mb(), ..prepared }
     }
 
-    /// A fresh table of `hash_mb` MiB, or the largest halving of it the machine can map.
+    /// A fresh table of `hash_mb` MiB, or the largest halving of it the machine can map, with
+    /// its pages mapped now (in `isready`) rather than by page faults during the first search.
     fn replace_table(&mut self) {
         // Drop the old table first: its memory may be what the new one needs.
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt_asked_mb = self.options.hash_mb.max(1);
         self.tt = Arc::new(TranspositionTable::largest_up_to(self.tt_asked_mb));
+        self.tt.touch(self.options.threads);
+        self.tt_used = false;
     }
 
     /// The hash table's size in MiB: `Options::hash_mb` after `prepare`, unless the machine
@@ -141,17 +147,16 @@ impl Searcher {
             return;
         }
         self.wait();
-        // A fresh zeroed table instead of clearing in place: instant even for gigabytes.
-        self.replace_table();
+        if self.tt_used {
+            match Arc::get_mut(&mut self.tt) {
+                Some(tt) => tt.clear(self.options.threads),
+                None => self.replace_table(),
+            }
+            self.tt_used = false;
+        }
         for w in self.workers.lock().iter_mut() {
             w.hist.clear();
         }
-    }
-
-    /// Maps the whole hash table into memory now: `bench` calls it after `clear`, so that the
-    /// kernel zeroing the fresh table's pages (one page fault each) is not timed as search.
-    pub fn touch_table(&self) {
-        self.tt.touch();
     }
 
     /// Starts searching `pos` (a position with its game history) in the background. `on_done`
@@ -162,6 +167,7 @@ impl Searcher {
         // A fresh control per search: a `stop` meant for an earlier search cannot reach it.
         self.control = Arc::new(Control::new(&pos, &limits, &self.options));
         self.tt.new_search();
+        self.tt_used = true;
         let control = self.control.clone();
         let tt = self.tt.clone();
         let workers = self.workers.clone();
@@ -245,6 +251,7 @@ impl Searcher {
         self.prepare();
         let control = Control::new(pos, &limits, &self.options);
         self.tt.new_search();
+        self.tt_used = true;
         let last = Arc::new(Mutex::new(None));
         let sink = last.clone();
         let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
@@ -271,6 +278,7 @@ impl Searcher {
         self.prepare();
         let limits = Limits { depth: Some(depth), ..Default::default() };
         let control = Control::new(pos, &limits, &self.options);
+        self.tt_used = true;
         let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
         std::thread::scope(|s| {
             std::thread::Builder::new()

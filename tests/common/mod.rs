@@ -91,13 +91,21 @@ impl Engine {
         if let Some(d) = dir {
             cmd.current_dir(d);
         }
-        let mut child = cmd
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawning kaname");
+        cmd.args(args);
+        Engine::spawn_command(cmd)
+    }
+
+    /// Starts the binary with its address space limited to `mib` MiB (`ulimit -v`): a machine
+    /// that cannot map more, whatever the memory of the machine the test runs on.
+    pub fn spawn_with_address_space(mib: u64) -> Engine {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!("ulimit -v {} && exec \"$0\"", mib * 1024)).arg(env!("CARGO_BIN_EXE_kaname"));
+        Engine::spawn_command(cmd)
+    }
+
+    fn spawn_command(mut cmd: Command) -> Engine {
+        let mut child =
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawning kaname");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = crossbeam_channel::unbounded();
         std::thread::spawn(move || {

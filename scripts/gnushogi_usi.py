@@ -24,7 +24,9 @@ move (`Illegal move ...`), the adapter reports it in `info string` and
 answers `bestmove resign`.
 
 Only `position startpos [moves ...]` (or the start-position SFEN) is
-supported.  Options: `Seconds` (fixed seconds per move, 0 = from the clock),
+supported.  With `--minishogi` the adapter drives gnuminishogi (GNU Shogi's 5x5
+build, same protocol and the same move notation on files 1-5, ranks a-e) and
+the start is Minishogi's.  Options: `Seconds` (fixed seconds per move, 0 = from the clock),
 `Book` (gnushogi's opening book), `MarginMs` (safety margin subtracted from
 the budget).  `USI_Hash`, `Threads` etc. are accepted and ignored.
 """
@@ -38,13 +40,16 @@ import tempfile
 import threading
 import time
 
-START_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+MINI = "--minishogi" in sys.argv[1:]
+PROGRAM = "gnuminishogi" if MINI else "gnushogi"
+START_SFEN = "rbsgk/4p/5/P4/KGSBR b - 1" if MINI else "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
 def find_gnushogi():
-    for cand in (os.environ.get("GNUSHOGI"), shutil.which("gnushogi"), "/usr/games/gnushogi"):
+    env = os.environ.get("GNUMINISHOGI" if MINI else "GNUSHOGI")
+    for cand in (env, shutil.which(PROGRAM), "/usr/games/" + PROGRAM):
         if cand and os.path.exists(cand):
             return cand
-    return "gnushogi"
+    return PROGRAM
 
 
 class Adapter:
@@ -243,7 +248,7 @@ class Adapter:
                 continue
             c = toks[0]
             if c == "usi":
-                self.say("id name GNU Shogi (gnushogi_usi)")
+                self.say("id name GNU %s (gnushogi_usi)" % ("Minishogi" if MINI else "Shogi"))
                 self.say("id author GNU Shogi authors; adapter by Kaname")
                 self.say("option name Seconds type spin default 0 min 0 max 3600")
                 self.say("option name Book type check default true")

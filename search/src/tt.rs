@@ -266,6 +266,25 @@ mod tests {
     }
 
     #[test]
+    fn clear_empties_every_bucket_in_place_with_any_number_of_threads() {
+        for threads in [1, 2, 3, 7] {
+            let mut tt = TranspositionTable::new(1);
+            let keys: Vec<u64> = (1..=2000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+            for &k in &keys {
+                tt.store(k, data(5, 100, 3));
+            }
+            tt.new_search();
+            assert!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count() > 1000);
+            tt.clear(threads);
+            assert!(keys.iter().all(|&k| tt.probe(k).is_none()), "{threads} threads left an entry");
+            assert_eq!(tt.hashfull(), 0);
+            assert_eq!(tt.generation.load(Relaxed), 0);
+            tt.touch(threads);
+            assert!(keys.iter().all(|&k| tt.probe(k).is_none()), "touch changed an entry");
+        }
+    }
+
+    #[test]
     fn a_table_too_large_to_map_is_refused_or_halved() {
         assert!(TranspositionTable::try_new(usize::MAX >> 10).is_none());
         let t = TranspositionTable::largest_up_to(1 << 40);

@@ -10,20 +10,20 @@
 use crate::attacks::*;
 use crate::movegen::{is_pawn_drop_mate_in, pawn_drop_squares_in};
 use crate::variant::{dispatch, Variant};
-use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType, Position, Square};
+use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType, Position, Square, VariantId};
 
 /// Appends every legal checking move of the side to move to `list` (promotions and legal
 /// non-promotions both; never an illegal pawn-drop mate). When the side to move is itself in
 /// check, these are the evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
-    dispatch!(pos.variant(), V => checks_into::<V, false>(pos, list, None));
+    dispatch!(pos.variant(), V => checks_in::<V, false>(pos, list, None));
 }
 
 /// The moves of `generate_checks` that land next to the enemy king, plus the unpromoted knight
 /// moves (a knight checks from two ranks away), in the same order: the candidates of a cheap
 /// mate-in-one test, generated without producing the distant checks first.
 pub fn generate_contact_checks(pos: &Position, list: &mut MoveList) {
-    dispatch!(pos.variant(), V => checks_into::<V, true>(pos, list, None));
+    dispatch!(pos.variant(), V => checks_in::<V, true>(pos, list, None));
 }
 
 /// Whether `generate_contact_checks` keeps `m` (`near`: the squares next to the enemy king).
@@ -38,7 +38,29 @@ fn is_contact(m: Move, near: Bitboard) -> bool {
 /// whether any legal check at all exists (the listed ones included).
 pub fn mating_candidates(pos: &Position, free: Bitboard, list: &mut MoveList) -> bool {
     debug_assert!(!pos.in_check());
-    dispatch!(pos.variant(), V => checks_into::<V, false>(pos, list, Some(free)))
+    dispatch!(pos.variant(), V => checks_in::<V, false>(pos, list, Some(free)))
+}
+
+/// `checks_into`, inlined for standard shogi only: the variants' instances stay out of line, so
+/// that the entry points remain small enough for the search to inline (with all three inlined,
+/// `generate_contact_checks` was called out of line and the mate-in-one screens of `bench` took
+/// 18M more instructions; callgrind, 2026-11-24).
+#[inline(always)]
+fn checks_in<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
+    if V::ID == VariantId::Shogi {
+        checks_into::<V, CONTACT>(pos, list, screen)
+    } else {
+        checks_out_of_line::<V, CONTACT>(pos, list, screen)
+    }
+}
+
+#[inline(never)]
+fn checks_out_of_line<V: Variant, const CONTACT: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    screen: Option<Bitboard>,
+) -> bool {
+    checks_into::<V, CONTACT>(pos, list, screen)
 }
 
 /// `generate_checks` (`screen == None`) or `mating_candidates` (`screen == Some(free)`) in the
@@ -111,7 +133,7 @@ fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveL
     for from in movers {
         let pc = pos.piece_on(from);
         let pt = pc.kind();
-        let mut to_bb = attacks_of(us, pt, from, occ) & target;
+        let mut to_bb = piece_attacks(us, pt, from, occ) & target;
         if pinned.contains(from) {
             to_bb &= line(our_ksq, from);
         }

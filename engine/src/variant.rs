@@ -224,7 +224,9 @@ impl Variant for ShoShogi {
 }
 
 /// Runs `$e` with the type `$V` bound to the variant `$id` names: the one runtime-to-type
-/// dispatch of a public entry point.
+/// dispatch of a public entry point. The variants' arms are marked cold, so that the compiler
+/// keeps standard shogi's arm small enough to inline where the entry point was inlined before
+/// the variants existed.
 macro_rules! dispatch {
     ($id:expr, $V:ident => $e:expr) => {
         match $id {
@@ -233,10 +235,12 @@ macro_rules! dispatch {
                 $e
             }
             $crate::VariantId::Minishogi => {
+                ::core::hint::cold_path();
                 type $V = $crate::variant::Minishogi;
                 $e
             }
             $crate::VariantId::ShoShogi => {
+                ::core::hint::cold_path();
                 type $V = $crate::variant::ShoShogi;
                 $e
             }

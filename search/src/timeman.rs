@@ -55,8 +55,12 @@ impl TimePlan {
             None if byoyomi > 0 || inc > 0 || limits.time.iter().any(Option::is_some) => 0,
             None => return None,
         };
-        // A clock with byoyomi or increments counts whole seconds (`RoundUpToFullSecond`).
-        let round_up = o.round_up_to_full_second && (byoyomi > 0 || inc > 0);
+        // A clock with byoyomi or increments counts whole seconds (`RoundUpToFullSecond`),
+        // unless they are not whole seconds: a 100 ms byoyomi is a millisecond clock, and the
+        // rounding's 100 ms floor overran it by design (86% of the moves of a byoyomi-100 soak
+        // with `NetworkDelay2 50`, up to 236 ms; session note 9).
+        let whole_seconds = byoyomi % 1000 == 0 && inc % 1000 == 0;
+        let round_up = o.round_up_to_full_second && (byoyomi > 0 || inc > 0) && whole_seconds;
         // The increment of this move is already owed, so it is spendable now.
         // Saturating: a GUI may send any u64 as a clock.
         let total = time.saturating_add(inc).saturating_add(byoyomi);
@@ -151,6 +155,21 @@ mod tests {
         let p = TimePlan::new(&limits(0, 1000, 0), Color::Black, 40, &o).unwrap();
         assert!(p.maximum <= 1000 - 50 && p.maximum >= 800, "{p:?}");
         assert_eq!(p.optimum, p.maximum);
+    }
+
+    #[test]
+    fn a_byoyomi_or_increment_of_part_of_a_second_is_a_millisecond_clock() {
+        let o = Options { network_delay2: 50, ..Options::default() };
+        for l in [limits(0, 100, 0), limits(0, 300, 0), limits(30_000, 0, 500), limits(30_000, 1500, 0)] {
+            let p = TimePlan::new(&l, Color::Black, 40, &o).unwrap();
+            assert!(!p.round_up, "{l:?} {p:?}");
+        }
+        let p = TimePlan::new(&limits(0, 100, 0), Color::Black, 40, &o).unwrap();
+        assert!(p.maximum <= 100 - 50 && p.maximum >= 40, "{p:?}");
+        // Whole seconds still round up.
+        for l in [limits(60_000, 10_000, 0), limits(60_000, 0, 2000)] {
+            assert!(TimePlan::new(&l, Color::Black, 30, &o).unwrap().round_up, "{l:?}");
+        }
     }
 
     #[test]

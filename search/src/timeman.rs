@@ -59,7 +59,7 @@ impl TimePlan {
         // unless they are not whole seconds: a 100 ms byoyomi is a millisecond clock, and the
         // rounding's 100 ms floor overran it by design (86% of the moves of a byoyomi-100 soak
         // with `NetworkDelay2 50`, up to 236 ms; session note 9).
-        let whole_seconds = byoyomi % 1000 == 0 && inc % 1000 == 0;
+        let whole_seconds = byoyomi.is_multiple_of(1000) && inc.is_multiple_of(1000);
         let round_up = o.round_up_to_full_second && (byoyomi > 0 || inc > 0) && whole_seconds;
         // The increment of this move is already owed, so it is spendable now.
         // Saturating: a GUI may send any u64 as a clock.

@@ -108,6 +108,7 @@ class PyFfish:
         return f"{self.files - (ord(text[0]) - ord('a'))}{chr(ord('a') + self.ranks - int(text[1:]))}"
 
     def to_usi(self, move):
+        move = move.rstrip("=")  # an explicit non-promotion, if a version writes one
         promote = move.endswith("+")
         core = move[:-1] if promote else move
         if "@" in core:

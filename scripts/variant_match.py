@@ -43,7 +43,8 @@ import sys
 import threading
 import time
 
-SIZES = {"minishogi": (5, 5), "shoshogi": (9, 9)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_variant_fixture import SIZES, PyFfish  # noqa: E402
 USI_PREFIXES = ("id ", "option ", "usiok", "readyok", "info", "bestmove")
 
 
@@ -144,29 +145,13 @@ class Usi:
             self.p.wait()
 
 
-class Referee:
-    """The variant's rules, from pyffish, in USI notation."""
+class Referee(PyFfish):
+    """The variant's rules, from pyffish, in USI notation (the square and move conversions are
+    the fixture generator's)."""
 
     def __init__(self, variant):
-        import pyffish
-
-        self.sf, self.variant = pyffish, variant
-        self.start = pyffish.start_fen(variant)
-        self.files, self.ranks = SIZES[variant]
-        self.version = pyffish.info().strip()
-
-    def square(self, text):
-        return f"{self.files - (ord(text[0]) - ord('a'))}{chr(ord('a') + self.ranks - int(text[1:]))}"
-
-    def to_usi(self, move):
-        move = move.rstrip("=")
-        promote = move.endswith("+")
-        core = move[:-1] if promote else move
-        if "@" in core:
-            piece, to = core.split("@")
-            return f"{piece.upper()}*{self.square(to)}"
-        i = 2 if core[2].isalpha() else 3
-        return self.square(core[:i]) + self.square(core[i:]) + ("+" if promote else "")
+        super().__init__(variant)
+        self.version = self.name
 
     def legal(self, uci_moves):
         """{usi: uci} of the legal moves after `uci_moves`."""

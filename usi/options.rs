@@ -151,9 +151,10 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Check(SEARCH.round_up_to_full_second),
         apply: |s, v| s.search.round_up_to_full_second = v.flag(),
-        help: "When the clock counts whole seconds (byoyomi or increments), think to the end of the current \
-               second less `NetworkDelay` rather than stopping mid-second, and at least 1000 ms. False: no \
-               rounding, and the only floor is `MinimumThinkingTime` less `NetworkDelay`.",
+        help: "When the clock counts whole seconds (byoyomi or increments, each a whole number of seconds), \
+               think to the end of the current second less `NetworkDelay` rather than stopping mid-second, and at \
+               least 1000 ms. A byoyomi or increment with a fraction of a second is a millisecond clock and is \
+               never rounded. False: no rounding, and the only floor is `MinimumThinkingTime` less `NetworkDelay`.",
     },
     Spec {
         name: "MaxMovesToDraw",

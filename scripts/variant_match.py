@@ -149,10 +149,6 @@ class Referee(PyFfish):
     """The variant's rules, from pyffish, in USI notation (the square and move conversions are
     the fixture generator's)."""
 
-    def __init__(self, variant):
-        super().__init__(variant)
-        self.version = self.name
-
     def legal(self, uci_moves):
         """{usi: uci} of the legal moves after `uci_moves`."""
         return {self.to_usi(m): m for m in self.sf.legal_moves(self.variant, self.start, uci_moves)}
@@ -282,7 +278,7 @@ def summarize(games, names, stray, referee, args):
     mean = sum(scores) / n if n else 0.5
     sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n) if n else 0.0
-    out = [f"variant {args.variant}, byoyomi {args.byoyomi} ms, {n} games, referee {referee.version}",
+    out = [f"variant {args.variant}, byoyomi {args.byoyomi} ms, {n} games, referee {referee.name}",
            f"{a}: {args.engine1} {args.engine1_options or ''}".rstrip(),
            f"{b}: {args.engine2} {args.engine2_options or ''}".rstrip(),
            f"{a} vs {b}: +{w} -{l} ={d}, score {mean:.3f}, Elo {elo(mean):+.0f} "

@@ -159,15 +159,24 @@ impl Searcher {
         }
     }
 
+    /// What every search does first: waits for the previous job, applies the options
+    /// (`prepare`), marks the table used (for `clear`) and, with `new_generation`, ages its
+    /// entries. The search's control.
+    fn begin_search(&mut self, pos: &Position, limits: &Limits, new_generation: bool) -> Control {
+        self.wait();
+        self.prepare();
+        if new_generation {
+            self.tt.new_search();
+        }
+        self.tt_used = true;
+        Control::new(pos, limits, &self.options)
+    }
+
     /// Starts searching `pos` (a position with its game history) in the background. `on_done`
     /// is called exactly once; under `infinite` or `ponder` not before `stop`/`ponderhit`.
     pub fn start(&mut self, pos: Position, limits: Limits, on_info: InfoSink, on_done: DoneSink) {
-        self.wait();
-        self.prepare();
         // A fresh control per search: a `stop` meant for an earlier search cannot reach it.
-        self.control = Arc::new(Control::new(&pos, &limits, &self.options));
-        self.tt.new_search();
-        self.tt_used = true;
+        self.control = Arc::new(self.begin_search(&pos, &limits, true));
         let control = self.control.clone();
         let tt = self.tt.clone();
         let workers = self.workers.clone();
@@ -247,11 +256,7 @@ impl Searcher {
     /// Searches `pos` to `limits` in the calling thread's time (no callbacks) and returns the
     /// result with the last `info` the search reported: what self-play needs for each move.
     pub fn think(&mut self, pos: &Position, limits: Limits) -> (SearchResult, Option<Info>) {
-        self.wait();
-        self.prepare();
-        let control = Control::new(pos, &limits, &self.options);
-        self.tt.new_search();
-        self.tt_used = true;
+        let control = self.begin_search(pos, &limits, true);
         let last = Arc::new(Mutex::new(None));
         let sink = last.clone();
         let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
@@ -274,11 +279,9 @@ impl Searcher {
     /// the nodes searched. With one thread, after `clear`, the count is deterministic: the
     /// `bench` signature.
     pub fn bench_search(&mut self, pos: &Position, depth: i32) -> u64 {
-        self.wait();
-        self.prepare();
         let limits = Limits { depth: Some(depth), ..Default::default() };
-        let control = Control::new(pos, &limits, &self.options);
-        self.tt_used = true;
+        // No new table generation: `bench` searches each position from an emptied table alike.
+        let control = self.begin_search(pos, &limits, false);
         let (options, tt, workers) = (&self.options, &*self.tt, &*self.workers);
         std::thread::scope(|s| {
             std::thread::Builder::new()

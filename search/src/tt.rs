@@ -122,7 +122,7 @@ impl TranspositionTable {
     /// by page faults during the next search.
     pub fn touch(&self, threads: usize) {
         let per_page = (4096 / std::mem::size_of::<Bucket>()).max(1);
-        let share = self.buckets.len().div_ceil(threads.max(1)).max(1);
+        let share = self.share(threads);
         std::thread::scope(|s| {
             for part in self.buckets.chunks(share) {
                 s.spawn(move || {
@@ -142,7 +142,7 @@ impl TranspositionTable {
     /// kernel per fault, and a fault that has to compact memory first stalled a byoyomi-1000
     /// search for 628 ms between two of its clock checks (session note 10).
     pub fn clear(&mut self, threads: usize) {
-        let share = self.buckets.len().div_ceil(threads.max(1)).max(1);
+        let share = self.share(threads);
         std::thread::scope(|s| {
             for part in self.buckets.chunks_mut(share) {
                 s.spawn(move || {
@@ -154,6 +154,11 @@ impl TranspositionTable {
             }
         });
         *self.generation.get_mut() = 0;
+    }
+
+    /// Buckets per thread when `threads` threads share the table (`touch`, `clear`).
+    fn share(&self, threads: usize) -> usize {
+        self.buckets.len().div_ceil(threads.max(1)).max(1)
     }
 
     /// Size in MiB.

@@ -75,6 +75,30 @@ fn a_book_move_is_played_at_once_and_announced() {
 }
 
 #[test]
+fn book_dir_holds_a_relative_book_file_as_in_yaneuraou() {
+    // shogiarena copies a match's book and sends its folder as `BookDir`, its name as `BookFile`.
+    let dir = std::path::Path::new(&fixture("tiny.db")).parent().unwrap().to_str().unwrap().to_string();
+    let mut e = Engine::ready();
+    e.send(&format!("setoption name BookDir value {dir}"));
+    e.send("setoption name BookFile value tiny.db");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", LIVE);
+    assert!(lines.iter().any(|l| l.contains("book '") && l.contains("4 positions")), "{lines:?}");
+    e.send("position startpos");
+    let (lines, _) = go_lines(&mut e, GO_SLOW);
+    assert!(is_book(&lines), "{lines:?}");
+    // Another folder: the name is looked for there, not found, reported once.
+    e.send("setoption name BookDir value /nonexistent-kaname-books");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", LIVE);
+    assert!(errors(&lines).iter().any(|l| l.contains("/nonexistent-kaname-books/tiny.db")), "{lines:?}");
+    e.send("position startpos");
+    let (lines, _) = go_lines(&mut e, "go nodes 3000");
+    assert!(!is_book(&lines), "{lines:?}");
+    e.finish();
+}
+
+#[test]
 fn book_options_are_respected() {
     let start = "position startpos";
     let search = "go nodes 3000";

@@ -225,10 +225,19 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Text(""),
         apply: |s, v| s.book_file = v.text().to_string(),
         help: "The opening book: a file in YaneuraOu's format (`#YANEURAOU-DB2016 1.00`), by path (relative \
-               to the working directory; YaneuraOu takes a name in `BookDir` instead); empty = no book. Read \
+               to `BookDir`, by default the working directory); empty = no book. Read \
                at `isready` (or the next `go`): a book sorted by SFEN larger than 8 MB is searched on disk, a \
                smaller or unsorted one read into memory. A missing or unreadable file is reported once with \
                `info string error: ...` and the engine searches every move.",
+    },
+    Spec {
+        name: "BookDir",
+        aliases: &[],
+        kind: Kind::Text(""),
+        apply: |s, v| s.book_dir = v.text().to_string(),
+        help: "The folder of a relative `BookFile` (YaneuraOu's option: shogiarena sends it with the copy of \
+               the book it makes for a match); empty = the working directory (YaneuraOu's default is `book`). \
+               An absolute `BookFile` ignores it.",
     },
     Spec {
         name: "BookMoves",
@@ -370,6 +379,8 @@ pub struct Settings {
     pub own_book: bool,
     /// `BookFile`: empty = no book.
     pub book_file: String,
+    /// `BookDir`: the folder of a relative `BookFile`; empty = the working directory.
+    pub book_dir: String,
     /// The other `Book*` options.
     pub book: BookOptions,
     /// `UsiLog`: empty = off.
@@ -386,6 +397,7 @@ impl Default for Settings {
             search: search::Options::DEFAULT,
             own_book: false,
             book_file: String::new(),
+            book_dir: String::new(),
             book: BookOptions::DEFAULT,
             usi_log: String::new(),
             eval_file: String::new(),
@@ -540,6 +552,16 @@ impl Settings {
             None => log::warn!("option {name} has no setting"),
         }
     }
+
+    /// The book to open: `BookFile` in `BookDir` (YaneuraOu's `Path::Combine`: an absolute
+    /// `BookFile`, or an empty `BookDir`, leaves `BookFile` as it is); empty = no book.
+    pub fn book_path(&self) -> String {
+        let file = std::path::Path::new(&self.book_file);
+        if self.book_file.is_empty() || self.book_dir.is_empty() || file.is_absolute() {
+            return self.book_file.clone();
+        }
+        std::path::Path::new(&self.book_dir).join(file).to_string_lossy().into_owned()
+    }
 }
 
 /// The net of `EvalFile` value `file`: the built-in net when `file` is empty (`None` if the
@@ -608,6 +630,21 @@ pub fn markdown_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn book_file_is_combined_with_book_dir_as_yaneuraou_does() {
+        let mut s = Settings::default();
+        assert_eq!(s.book_path(), "");
+        s.book_dir = "/books".into();
+        assert_eq!(s.book_path(), "", "no BookFile, no book, whatever BookDir says");
+        s.book_file = "user_book1.db".into();
+        assert_eq!(s.book_path(), "/books/user_book1.db");
+        s.book_file = "/elsewhere/b.db".into();
+        assert_eq!(s.book_path(), "/elsewhere/b.db", "an absolute BookFile ignores BookDir");
+        s.book_dir.clear();
+        s.book_file = "book/kaname_book.db".into();
+        assert_eq!(s.book_path(), "book/kaname_book.db", "relative to the working directory");
+    }
 
     #[test]
     fn declared_defaults() {

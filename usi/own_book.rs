@@ -11,7 +11,7 @@ use std::time::Instant;
 
 /// The opening book of `BookFile`, opened once per setting.
 pub struct OwnBook {
-    /// The `BookFile` value last opened, or tried (`None`: open at the next chance).
+    /// The book path (`BookFile` in `BookDir`) last opened, or tried (`None`: open at the next chance).
     file: Option<String>,
     /// The book, when `file` could be opened.
     book: Option<Book>,
@@ -28,15 +28,15 @@ impl OwnBook {
         OwnBook { file: None, book: None, rng: eval::rng::Rng::new(seed) }
     }
 
-    /// `BookFile` was set: open it again at the next chance, even if the name is the same.
+    /// `BookFile` or `BookDir` was set: open it again at the next chance, even if the name is the same.
     pub fn forget_file(&mut self) {
         self.file = None;
     }
 
-    /// Opens the book of `BookFile` if it changed (only under `USI_OwnBook`). A file that
-    /// cannot be used is reported once; play goes on without a book.
+    /// Opens the book of `BookFile` (in `BookDir`) if it changed (only under `USI_OwnBook`). A
+    /// file that cannot be used is reported once; play goes on without a book.
     pub fn load(&mut self, out: &Output, settings: &Settings) {
-        let file = &settings.book_file;
+        let file = &settings.book_path();
         if !settings.own_book || self.file.as_ref() == Some(file) {
             return;
         }

@@ -481,7 +481,7 @@ impl Session {
                     self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", crate::ascii(path, 100)));
                 }
             }
-            ("BookFile", _) => self.book.forget_file(),
+            ("BookFile" | "BookDir", _) => self.book.forget_file(),
             _ => {}
         }
     }

@@ -359,3 +359,51 @@ fn makebook_usage_and_errors() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_shipped_book_is_sorted_legal_backed_up_and_played_from_the_start() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/kaname_book.db");
+    let text = std::fs::read_to_string(&path).expect("book/kaname_book.db ships with the project");
+    let (order, book) = parse_book(&text);
+    assert_eq!(book.len(), 3000, "book/README.md describes 3,000 positions");
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted, "sorted by SFEN, so that large copies are looked up on disk");
+    for (k, (sfen, moves)) in &book {
+        let pos = engine::Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        assert!(pos.game_ply() <= 16, "{sfen}");
+        assert!(moves.windows(2).all(|w| w[0].2 >= w[1].2), "sorted by value: {k}");
+        for (m, ponder, value, depth) in moves {
+            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m} in {sfen}: {e}"));
+            assert!(*depth >= 1 && value.abs() < 32000, "{m} in {sfen}");
+            let mut child = pos.clone();
+            child.do_move(mv);
+            if ponder != "none" {
+                child.parse_usi_move(ponder).unwrap_or_else(|e| panic!("ponder {ponder} after {m} in {sfen}: {e}"));
+            }
+            let ck: Vec<String> = child.to_sfen().split_whitespace().take(3).map(String::from).collect();
+            // A move into a book position is worth minus its best value, unless that position
+            // came earlier in the game (a move back into it keeps its search score).
+            if let Some((child_sfen, cm)) = book.get(&ck.join(" ")) {
+                if engine::Position::from_sfen(child_sfen).unwrap().game_ply() > pos.game_ply() {
+                    assert_eq!(*value, back_up(cm[0].2), "backed up: {m} in {sfen}");
+                }
+            }
+        }
+    }
+    // Through BookDir, as shogiarena passes it, and from the start: one of the moves within the
+    // default BookEvalDiff of the first.
+    let start = &book["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -"].1;
+    let mut e = Engine::ready();
+    e.send(&format!("setoption name BookDir value {}", path.parent().unwrap().display()));
+    e.send("setoption name BookFile value kaname_book.db");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", LIVE);
+    assert!(lines.iter().any(|l| l.contains("3000 positions")), "{lines:?}");
+    e.send("position startpos");
+    let (lines, took) = go_lines(&mut e, GO_SLOW);
+    assert!(is_book(&lines) && took < Duration::from_secs(3), "{lines:?}");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    assert!(start.iter().any(|m| m.0 == best && m.2 >= start[0].2 - 30), "{best}: {start:?}");
+    e.finish();
+}

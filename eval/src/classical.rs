@@ -31,17 +31,44 @@ pub const fn piece_value(pt: PieceType) -> Value {
         PieceType::ProPawn | PieceType::ProLance | PieceType::ProKnight | PieceType::ProSilver => 540,
         PieceType::Horse => 945,
         PieceType::Dragon => 1395,
-        // Sho shogi's drunk elephant: a little more than a gold (its seven steps to the gold's
-        // six; Fairy-Stockfish's mobility estimate puts it at 0.93-1.07 golds). Not yet fitted
-        // by matches.
-        PieceType::Elephant => 560,
+        PieceType::Elephant => ELEPHANT,
     }
 }
 
+/// Sho shogi's drunk elephant: 720, a third more than a gold (it steps seven ways to the gold's
+/// six, and promotes into a second royal). Fitted by self-play matches (byoyomi 100, 100 games
+/// each, `scripts/results/2026-11-24-sho-values`): 720 against the first estimate 560 scored
+/// +27 -15 =58 (+42 Elo, 95% -2..+87). `KANAME_ELEPHANT_VALUE=<n>` when building overrides it,
+/// for the matches that fit it.
+pub const ELEPHANT: Value = build_value(option_env!("KANAME_ELEPHANT_VALUE"), 720);
+
 /// Sho shogi: what a second royal (a prince beside the king) is worth to its side, as insurance
 /// against mate (the king itself is worth nothing: losing the last royal is losing the game).
-/// A first estimate, not yet fitted by matches.
-pub const SECOND_ROYAL: Value = 900;
+/// 900, kept after matches: 1500 lost to it (+11 -26 =63, -53 Elo, 95% -95..-12), and so did
+/// 600 (with the elephant at 720; same results directory). `KANAME_SECOND_ROYAL_VALUE=<n>` when
+/// building overrides it.
+pub const SECOND_ROYAL: Value = build_value(option_env!("KANAME_SECOND_ROYAL_VALUE"), 900);
+
+/// A value given when building (decimal digits, optionally after a minus sign), or `default`;
+/// anything else stops the build, so that a mistyped override cannot go unnoticed.
+const fn build_value(text: Option<&str>, default: Value) -> Value {
+    let Some(text) = text else { return default };
+    let bytes = text.as_bytes();
+    let negative = !bytes.is_empty() && bytes[0] == b'-';
+    let mut i = negative as usize;
+    assert!(i < bytes.len() && bytes.len() <= 6, "a piece value override must be a number");
+    let mut v: Value = 0;
+    while i < bytes.len() {
+        assert!(bytes[i].is_ascii_digit(), "a piece value override must be a number");
+        v = v * 10 + (bytes[i] - b'0') as Value;
+        i += 1;
+    }
+    if negative {
+        -v
+    } else {
+        v
+    }
+}
 
 /// Value of a piece held in hand (the same as on the board, for a hand kind).
 pub const fn hand_value(pt: PieceType) -> Value {
@@ -406,6 +433,20 @@ pub fn positional_stm(pos: &Position) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_time_value_is_read_as_a_decimal_number() {
+        assert_eq!(build_value(None, 560), 560);
+        assert_eq!(build_value(Some("720"), 560), 720);
+        assert_eq!(build_value(Some("-45"), 560), -45);
+        assert_eq!(build_value(Some("0"), 900), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "must be a number")]
+    fn a_mistyped_build_time_value_is_refused() {
+        build_value(Some("7OO"), 560);
+    }
 
     #[test]
     fn start_position_is_balanced() {

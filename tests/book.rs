@@ -239,6 +239,35 @@ fn parse_book(text: &str) -> (Vec<String>, Parsed) {
     (order, book)
 }
 
+/// Checks every entry of a book `kaname makebook` wrote: positions up to game ply `max_ply`,
+/// moves sorted by value, each move and ponder move legal, and a move into a later book position
+/// worth minus that position's best value with its best move as ponder (a move back into a
+/// position that came earlier in the game keeps its search score).
+fn check_entries(book: &Parsed, max_ply: u32) {
+    for (k, (sfen, moves)) in book {
+        let pos = engine::Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        assert!(pos.game_ply() <= max_ply, "{sfen}");
+        assert!(!moves.is_empty());
+        assert!(moves.windows(2).all(|w| w[0].2 >= w[1].2), "sorted by value: {k}");
+        for (m, ponder, value, depth) in moves {
+            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m} in {sfen}: {e}"));
+            assert!(*depth >= 1 && value.abs() < 32000, "{m} in {sfen}");
+            let mut child = pos.clone();
+            child.do_move(mv);
+            if ponder != "none" {
+                child.parse_usi_move(ponder).unwrap_or_else(|e| panic!("ponder {ponder} after {m} in {sfen}: {e}"));
+            }
+            let ck: Vec<String> = child.to_sfen().split_whitespace().take(3).map(String::from).collect();
+            if let Some((child_sfen, cm)) = book.get(&ck.join(" ")) {
+                if engine::Position::from_sfen(child_sfen).unwrap().game_ply() > pos.game_ply() {
+                    assert_eq!(*value, back_up(cm[0].2), "backed up: {m} in {sfen}");
+                    assert_eq!(ponder, &cm[0].0, "ponder of {m} in {sfen}");
+                }
+            }
+        }
+    }
+}
+
 fn back_up(v: i32) -> i32 {
     if v >= 31754 {
         -(v - 1)
@@ -288,26 +317,7 @@ fn makebook_writes_a_consistent_book_the_engine_plays_and_resumes() {
     assert_eq!(order, sorted, "sorted by SFEN");
     let start_key = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
     assert!(book.contains_key(start_key));
-    for (k, (sfen, moves)) in &book {
-        let pos = engine::Position::from_sfen(sfen).unwrap();
-        assert!(pos.game_ply() <= 3, "{sfen}");
-        assert!(!moves.is_empty());
-        assert!(moves.windows(2).all(|w| w[0].2 >= w[1].2), "sorted by value: {k}");
-        for (m, ponder, value, _) in moves {
-            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m} in {sfen}: {e}"));
-            let mut child = pos.clone();
-            child.do_move(mv);
-            if ponder != "none" {
-                child.parse_usi_move(ponder).unwrap_or_else(|e| panic!("ponder {ponder} after {m} in {sfen}: {e}"));
-            }
-            // A move into a book position is worth minus that position's best value.
-            let ck: Vec<String> = child.to_sfen().split_whitespace().take(3).map(String::from).collect();
-            if let Some((_, cm)) = book.get(&ck.join(" ")) {
-                assert_eq!(*value, back_up(cm[0].2), "{m} in {sfen}");
-                assert_eq!(ponder, &cm[0].0);
-            }
-        }
-    }
+    check_entries(&book, 3);
     // Every move the openings play from a book position is in the book.
     let root = &book[start_key].1;
     assert!(root.iter().any(|m| m.0 == "7g7f") && root.iter().any(|m| m.0 == "2g2f"), "{root:?}");
@@ -369,28 +379,7 @@ fn the_shipped_book_is_sorted_legal_backed_up_and_played_from_the_start() {
     let mut sorted = order.clone();
     sorted.sort();
     assert_eq!(order, sorted, "sorted by SFEN, so that large copies are looked up on disk");
-    for (k, (sfen, moves)) in &book {
-        let pos = engine::Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
-        assert!(pos.game_ply() <= 16, "{sfen}");
-        assert!(moves.windows(2).all(|w| w[0].2 >= w[1].2), "sorted by value: {k}");
-        for (m, ponder, value, depth) in moves {
-            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m} in {sfen}: {e}"));
-            assert!(*depth >= 1 && value.abs() < 32000, "{m} in {sfen}");
-            let mut child = pos.clone();
-            child.do_move(mv);
-            if ponder != "none" {
-                child.parse_usi_move(ponder).unwrap_or_else(|e| panic!("ponder {ponder} after {m} in {sfen}: {e}"));
-            }
-            let ck: Vec<String> = child.to_sfen().split_whitespace().take(3).map(String::from).collect();
-            // A move into a book position is worth minus its best value, unless that position
-            // came earlier in the game (a move back into it keeps its search score).
-            if let Some((child_sfen, cm)) = book.get(&ck.join(" ")) {
-                if engine::Position::from_sfen(child_sfen).unwrap().game_ply() > pos.game_ply() {
-                    assert_eq!(*value, back_up(cm[0].2), "backed up: {m} in {sfen}");
-                }
-            }
-        }
-    }
+    check_entries(&book, 16);
     // Through BookDir, as shogiarena passes it, and from the start: one of the moves within the
     // default BookEvalDiff of the first.
     let start = &book["lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -"].1;

@@ -43,7 +43,17 @@ pub struct Histories {
     is_touched: Box<[[bool; SQUARE_COUNT]; PIECE_NB]>,
     /// The refutation of each [previous piece][previous to].
     pub counter: Box<[[Move; SQUARE_COUNT]; PIECE_NB]>,
+    /// Correction history: [key kind][side to move][key index] -> what searches found the
+    /// static evaluation to miss in positions sharing that key (see `search::correction_keys`).
+    pub correction: Box<[[[i16; CORRECTION_SIZE]; 2]; CORRECTION_KINDS]>,
 }
+
+/// Entries per side in each correction table.
+pub const CORRECTION_SIZE: usize = 1 << 14;
+/// Kinds of correction key (pawn structure, the kings' defenders).
+pub const CORRECTION_KINDS: usize = 2;
+/// Correction entries stay within +-CORRECTION_LIMIT.
+pub const CORRECTION_LIMIT: i32 = 1024;
 
 /// A heap-allocated all-zero `T`: the tables are too large to build on the stack and move.
 ///
@@ -77,6 +87,7 @@ impl Default for Histories {
             touched: Vec::new(),
             is_touched: unsafe { zeroed() },
             counter: unsafe { zeroed() },
+            correction: unsafe { zeroed() },
         }
     }
 }
@@ -94,6 +105,27 @@ impl Histories {
         *self.main = [[[0; SQUARE_COUNT]; FROM_NB]; 2];
         *self.capture = [[[0; 16]; SQUARE_COUNT]; PIECE_NB];
         *self.counter = [[Move::NONE; SQUARE_COUNT]; PIECE_NB];
+        *self.correction = [[[0; CORRECTION_SIZE]; 2]; CORRECTION_KINDS];
+    }
+
+    /// The correction of the static evaluation for the side to move `us` in a position with
+    /// correction keys `keys`, in evaluation units (at most +-128).
+    #[inline]
+    pub fn correction(&self, us: usize, keys: [usize; CORRECTION_KINDS]) -> i32 {
+        let sum: i32 = (0..CORRECTION_KINDS).map(|k| self.correction[k][us][keys[k]] as i32).sum();
+        sum / 16
+    }
+
+    /// Moves the corrections of `keys` toward what a search found (`bonus`, already scaled
+    /// by depth and clamped), with the same gravity as the move histories.
+    #[inline]
+    pub fn update_correction(&mut self, us: usize, keys: [usize; CORRECTION_KINDS], bonus: i32) {
+        let b = bonus.clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        for (k, &key) in keys.iter().enumerate() {
+            let e = &mut self.correction[k][us][key];
+            let v = *e as i32;
+            *e = (v + b - v * b.abs() / CORRECTION_LIMIT) as i16;
+        }
     }
 
     /// The continuation-history table that follows a move of `prev_piece` to `prev_to`
@@ -151,6 +183,27 @@ mod tests {
             update(&mut e, -5000);
         }
         assert!((e as i32) >= -HISTORY_MAX && e < -15000);
+    }
+
+    #[test]
+    fn corrections_learn_the_sign_stay_bounded_and_keep_sides_apart() {
+        let mut h = Histories::default();
+        let keys = [5, 9000];
+        assert_eq!(h.correction(0, keys), 0);
+        for _ in 0..10_000 {
+            h.update_correction(0, keys, 100_000);
+        }
+        let up = h.correction(0, keys);
+        assert!(up > 0 && up <= 2 * CORRECTION_LIMIT / 16, "{up}");
+        assert_eq!(h.correction(1, keys), 0, "the other side to move is untouched");
+        assert_eq!(h.correction(0, [6, 9001]), 0, "other keys are untouched");
+        for _ in 0..10_000 {
+            h.update_correction(0, keys, -100_000);
+        }
+        let down = h.correction(0, keys);
+        assert!(down < 0 && down >= -2 * CORRECTION_LIMIT / 16, "{down}");
+        h.clear();
+        assert_eq!(h.correction(0, keys), 0);
     }
 
     #[test]

@@ -99,6 +99,27 @@ fn reduction(table: &[[u8; 64]; 64], depth: i32, move_count: usize) -> i32 {
     table[depth.clamp(1, 63) as usize][move_count.clamp(1, 63)] as i32
 }
 
+/// The correction-history keys of `pos` (Stockfish's and YaneuraOu's correction history,
+/// keyed as YaneuraOu keys it for shogi): the pawn structure of both sides, and where each
+/// king and its golds and silvers stand (the castle). A material evaluation misjudges
+/// positions of one structure or castle the same way every time; the search learns by how much.
+#[inline]
+fn correction_keys(pos: &Position) -> [usize; 2] {
+    use engine::PieceType::{Gold, King, Pawn, Silver};
+    fn index(x: u64) -> usize {
+        (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 14)) as usize
+    }
+    let words = |c: Color, kinds: &[engine::PieceType]| {
+        let bb = kinds.iter().fold(engine::Bitboard::EMPTY, |b, &k| b | pos.pieces(c, k));
+        let [w0, w1] = bb.words();
+        w0 ^ w1.rotate_left(23)
+    };
+    let pawns = words(Color::Black, &[Pawn]) ^ words(Color::White, &[Pawn]).rotate_left(41);
+    let castles =
+        words(Color::Black, &[King, Gold, Silver]) ^ words(Color::White, &[King, Gold, Silver]).rotate_left(41);
+    [index(pawns), index(castles ^ 0x5555_5555_5555_5555)]
+}
+
 /// A search thread's private state. Workers sit side by side in a `Vec` and each writes its
 /// own fields (`nodes`) at every node: the alignment keeps them off each other's cache lines.
 #[repr(align(128))]
@@ -434,7 +455,7 @@ impl Worker {
             }
         }
 
-        let eval = if in_check {
+        let raw_eval = if in_check {
             VALUE_NONE
         } else {
             match tt {
@@ -442,6 +463,10 @@ impl Worker {
                 _ => self.static_eval(pos, ply),
             }
         };
+        // The evaluation corrected by what earlier searches of similar positions found; the
+        // table keeps the raw value.
+        let corr_keys = correction_keys(pos);
+        let eval = if in_check { VALUE_NONE } else { self.corrected(raw_eval, pos, corr_keys) };
         self.stack[ply].static_eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NONE; 2];
@@ -633,6 +658,17 @@ impl Worker {
                 &captures_tried[..n_captures],
             );
         }
+        // Teach the correction history what this search found, where its result says more than
+        // the evaluation did: not in check, not after a capture (exchanges are not structure),
+        // and only in the direction the bound can vouch for.
+        if !in_check
+            && (best_move == Move::NONE || !is_tactical(pos, best_move))
+            && best_value.abs() < VALUE_MATE_IN_MAX_PLY
+            && ((best_value < eval && best_value < beta) || (best_value > eval && best_move != Move::NONE))
+        {
+            let bonus = (best_value - eval) * depth / 8;
+            self.hist.update_correction(us.index(), corr_keys, bonus);
+        }
         if !root || self.pv_idx == 0 {
             let bound = if best_value >= beta {
                 Bound::Lower
@@ -643,7 +679,13 @@ impl Worker {
             };
             shared.tt.store(
                 key,
-                TtData { move16: best_move.to_u16(), value: value_to_tt(best_value, ply), eval, depth, bound },
+                TtData {
+                    move16: best_move.to_u16(),
+                    value: value_to_tt(best_value, ply),
+                    eval: raw_eval,
+                    depth,
+                    bound,
+                },
             );
         }
         best_value
@@ -667,6 +709,13 @@ impl Worker {
             return Some(mate_in(ply + 1));
         }
         None
+    }
+
+    /// `raw` corrected by the correction history, kept clear of the mate range.
+    #[inline]
+    fn corrected(&self, raw: Value, pos: &Position, keys: [usize; 2]) -> Value {
+        let v = raw + self.hist.correction(pos.side_to_move().index(), keys);
+        v.clamp(-VALUE_MATE_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1)
     }
 
     fn update_stats(&mut self, pos: &Position, ply: usize, best: Move, bonus: i32, quiets: &[Move], captures: &[Move]) {
@@ -739,7 +788,7 @@ impl Worker {
                 return tt_value;
             }
         }
-        let stand_pat = if in_check {
+        let raw_stand_pat = if in_check {
             -VALUE_INFINITE
         } else if let Some(d) = tt.filter(|d| d.eval != VALUE_NONE && d.bound != Bound::None) {
             d.eval
@@ -748,6 +797,7 @@ impl Worker {
         } else {
             self.static_eval(pos, ply)
         };
+        let stand_pat = if in_check { raw_stand_pat } else { self.corrected(raw_stand_pat, pos, correction_keys(pos)) };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -800,7 +850,7 @@ impl Worker {
             TtData {
                 move16: best_move.to_u16(),
                 value: value_to_tt(best_value, ply),
-                eval: if in_check { VALUE_NONE } else { stand_pat },
+                eval: if in_check { VALUE_NONE } else { raw_stand_pat },
                 depth: 0,
                 bound,
             },

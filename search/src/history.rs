@@ -116,8 +116,8 @@ impl Histories {
         sum / 16
     }
 
-    /// Moves the corrections of `keys` toward what a search found (`bonus`, already scaled
-    /// by depth and clamped), with the same gravity as the move histories.
+    /// Moves the corrections of `keys` toward what a search found (`bonus`, scaled by depth;
+    /// clamped here to a quarter of the limit), with the same gravity as the move histories.
     #[inline]
     pub fn update_correction(&mut self, us: usize, keys: [usize; CORRECTION_KINDS], bonus: i32) {
         let b = bonus.clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);

@@ -2,7 +2,7 @@
 //! variation search, quiescence search, and the pruning and reductions strong engines use,
 //! with shogi's rules (repetition, entering king, mate in one, max moves) at every node.
 
-use crate::history::{from_index, stat_bonus, update, Histories};
+use crate::history::{from_index, stat_bonus, update, Histories, CORRECTION_KINDS, CORRECTION_SIZE};
 use crate::movepick::{is_tactical, ContKeys, MovePicker};
 use crate::shared::Shared;
 use crate::timeman::Iteration;
@@ -104,10 +104,10 @@ fn reduction(table: &[[u8; 64]; 64], depth: i32, move_count: usize) -> i32 {
 /// king and its golds and silvers stand (the castle). A material evaluation misjudges
 /// positions of one structure or castle the same way every time; the search learns by how much.
 #[inline]
-fn correction_keys(pos: &Position) -> [usize; 2] {
+fn correction_keys(pos: &Position) -> [usize; CORRECTION_KINDS] {
     use engine::PieceType::{Gold, King, Pawn, Silver};
     fn index(x: u64) -> usize {
-        (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 14)) as usize
+        (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
     }
     let words = |c: Color, kinds: &[engine::PieceType]| {
         let bb = kinds.iter().fold(engine::Bitboard::EMPTY, |b, &k| b | pos.pieces(c, k));
@@ -713,7 +713,7 @@ impl Worker {
 
     /// `raw` corrected by the correction history, kept clear of the mate range.
     #[inline]
-    fn corrected(&self, raw: Value, pos: &Position, keys: [usize; 2]) -> Value {
+    fn corrected(&self, raw: Value, pos: &Position, keys: [usize; CORRECTION_KINDS]) -> Value {
         let v = raw + self.hist.correction(pos.side_to_move().index(), keys);
         v.clamp(-VALUE_MATE_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1)
     }

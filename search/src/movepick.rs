@@ -43,6 +43,10 @@ enum Stage {
 }
 
 /// Stands in for the continuation history of a ply without a move (the root's parents).
+/// Added to the history score of a quiet check that does not lose material (YaneuraOu's
+/// ordering): checks are pruned like other quiets, so the sound ones come first.
+const CHECK_BONUS: i32 = 16384;
+
 static NO_CONTINUATION: PieceToHistory = [[0; SQUARE_COUNT]; PIECE_NB];
 
 /// The (piece, destination) of the last two plies' moves, which select the continuation-history
@@ -59,12 +63,10 @@ pub struct MovePicker {
     bad: ScoredList,
     cur: usize,
     bad_cur: usize,
-    /// Once set, only quiet moves that give check are still returned (late move pruning).
+    /// Once set, no more quiet moves are returned (late move pruning).
     pub skip_quiets: bool,
     /// Quiets scoring below this are left unsorted (they are rarely reached).
     sort_limit: i32,
-    /// Computed on first use: most pickers never need it, and `None` costs one store to set up.
-    check_info: Option<CheckInfo>,
     /// Selects the continuation histories that score the quiets.
     cont_keys: ContKeys,
 }
@@ -154,7 +156,6 @@ impl MovePicker {
             bad_cur: 0,
             skip_quiets: false,
             sort_limit,
-            check_info: None,
             cont_keys,
         }
     }
@@ -198,7 +199,7 @@ impl MovePicker {
                     if m == Move::NONE || m == self.tt_move || self.refutations[..i].contains(&m) {
                         continue;
                     }
-                    if pos.is_legal(m) && !is_tactical(pos, m) && (!self.skip_quiets || self.checks(pos, m)) {
+                    if pos.is_legal(m) && !is_tactical(pos, m) && !self.skip_quiets {
                         return Some(m);
                     }
                     self.refutations[i] = Move::NONE;
@@ -209,10 +210,14 @@ impl MovePicker {
                         // A missing continuation table reads as all zeros: the same sums, no test.
                         let [c0, c1] =
                             self.cont_keys.map(|k| k.map_or(&NO_CONTINUATION, |(pc, to)| hist.continuation(pc, to)));
+                        let info = check_info(pos);
                         self.fill(pos, GenKind::Quiets, |m| {
                             let pc = m.piece_after().index();
                             let to = m.to().index();
-                            main[from_index(m)][to] as i32 + c0[pc][to] as i32 + c1[pc][to] as i32
+                            main[from_index(m)][to] as i32
+                                + c0[pc][to] as i32
+                                + c1[pc][to] as i32
+                                + CHECK_BONUS * (gives_check_with(&info, pos, m) && pos.see_ge(m, -75)) as i32
                         });
                         partial_insertion_sort(self.list.0.as_mut_slice(), self.sort_limit);
                     }
@@ -223,11 +228,9 @@ impl MovePicker {
                     while self.cur < self.list.0.len() {
                         let m = self.list.0.as_mut_slice()[self.cur].m;
                         self.cur += 1;
-                        // Late move pruning spares checks: in shogi a quiet drop is often mate.
-                        if m != self.tt_move
-                            && !self.refutations.contains(&m)
-                            && (!self.skip_quiets || self.checks(pos, m))
-                        {
+                        // Late move pruning drops checks too: they are ordered early instead
+                        // (`CHECK_BONUS`), and the mate-in-one probe covers the short mates.
+                        if m != self.tt_move && !self.refutations.contains(&m) && !self.skip_quiets {
                             return Some(m);
                         }
                     }
@@ -262,19 +265,6 @@ impl MovePicker {
         }
     }
 
-    /// Whether quiet `m` gives check, testing first whether its destination is a checking
-    /// square for its kind (computed once per node): most pruned quiets fail that at once.
-    #[inline]
-    fn checks(&mut self, pos: &Position, m: Move) -> bool {
-        // Read in place: copying the 256-byte table per quiet cost more than the test.
-        let info = self.check_info.get_or_insert_with(|| check_info(pos));
-        let direct = info.squares[m.piece_after().kind().index()].contains(m.to());
-        if m.is_drop() {
-            return direct;
-        }
-        (direct || info.discoverers.contains(m.from())) && pos.gives_check(m)
-    }
-
     fn fill(&mut self, pos: &Position, kind: GenKind, score: impl Fn(Move) -> i32) {
         self.list.0.clear();
         self.cur = 0;
@@ -303,8 +293,18 @@ impl MovePicker {
     }
 }
 
+/// Whether quiet `m` gives check, testing first whether its destination is a checking square
+/// for its kind: most quiets fail that at once.
+#[inline]
+fn gives_check_with(info: &CheckInfo, pos: &Position, m: Move) -> bool {
+    let direct = info.squares[m.piece_after().kind().index()].contains(m.to());
+    if m.is_drop() {
+        return direct;
+    }
+    (direct || info.discoverers.contains(m.from())) && pos.gives_check(m)
+}
+
 /// The check information of the side to move.
-#[cold]
 fn check_info(pos: &Position) -> CheckInfo {
     let us = pos.side_to_move();
     let ksq = pos.king_square(!us);

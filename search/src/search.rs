@@ -544,7 +544,7 @@ impl Worker {
 
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
                 let lmp_limit = (tune.lmp_base + depth * depth) as usize / (2 - improving as usize);
-                if !tactical && !gives_check && move_count >= lmp_limit {
+                if !tactical && move_count >= lmp_limit {
                     picker.skip_quiets = true;
                 }
                 if !tactical && !gives_check {
@@ -558,7 +558,7 @@ impl Worker {
                     if depth <= 6 && !pos.see_ge(m, -tune.see_quiet * depth * depth) {
                         continue;
                     }
-                } else if depth <= 6 && !gives_check && !pos.see_ge(m, -tune.see_tactical * depth) {
+                } else if depth <= 6 && !pos.see_ge(m, -tune.see_tactical * depth) {
                     continue;
                 }
             }

@@ -51,8 +51,8 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     else with replacement (`--opening-selection` overrides).
   * Time controls: byoyomi (`time_ms` + `byoyomi_ms`, main time 0 unless --main-time),
     Fischer (`time_ms` + `increment_ms`), fixed time per move (--movetime, `fixed_time_ms`,
-    sent as `go movetime`: gpsusi crashes on it); shogiarena also has depth and node limits
-    (not exposed here). A move loses on time when it takes longer than
+    sent as `go movetime`: gpsusi crashes on it), or a node limit per move (--nodes,
+    `node_limit`, sent as `go nodes`: equal-nodes comparisons; no clock, so no time losses). A move loses on time when it takes longer than
     the allowance plus `expiry_margin_ms` (--margin, default 200 ms here, shogiarena's own
     default is 500).
   * Adjudication: resign adjudication (`resign_threshold_cp`, `resign_move_count`,
@@ -165,6 +165,8 @@ def build_config(args, out):
         tc = {"time_ms": main_ms, "increment_ms": inc_ms}
     elif args.movetime:
         tc = {"fixed_time_ms": args.movetime}
+    elif args.nodes:
+        tc = {"node_limit": args.nodes}
     else:
         tc = {"time_ms": round(args.main_time * 1000), "byoyomi_ms": args.byoyomi}
     tc["expiry_margin_ms"] = args.margin
@@ -396,6 +398,7 @@ def main():
     tcg.add_argument("--byoyomi", type=int, metavar="MS", help="byoyomi per move in ms")
     tcg.add_argument("--fischer", metavar="MAIN+INC", help="Fischer in seconds, e.g. 10+0.1")
     tcg.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move in ms (go movetime)")
+    tcg.add_argument("--nodes", type=int, metavar="N", help="node limit per move (go nodes), no clock")
     ap.add_argument("--main-time", type=float, default=0.0, metavar="SEC",
                     help="main time before byoyomi, seconds (default 0)")
     ap.add_argument("--margin", type=int, default=200, metavar="MS",

@@ -576,13 +576,13 @@ impl Worker {
             let mut v;
             if depth >= 3 && move_count > 1 + pv_node as usize && (!tactical || cut_node) {
                 let mut r = reduction(&self.reductions, depth, move_count);
-                r += cut_node as i32 - pv_node as i32 - improving as i32;
+                r += tune.lmr_cut * cut_node as i32 - pv_node as i32 - improving as i32;
                 if !tactical {
                     let h = self.hist.main_of(us, m);
                     r -= h / tune.lmr_history_div.max(1);
                 }
                 if gives_check {
-                    r -= 1;
+                    r -= tune.lmr_check;
                 }
                 let d = (new_depth - r).clamp(1, new_depth);
                 v = -self.search(pos, shared, -alpha - 1, -alpha, d, ply + 1, false, true);

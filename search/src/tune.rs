@@ -59,6 +59,8 @@ tunables! {
     see_tactical: 120, 40, 300, 12, "Captures losing more than this x depth in exchange are pruned (depth <= 6).";
     lmr_base: 50, 0, 150, 10, "Late move reduction: constant part, in hundredths of a ply.";
     lmr_div: 210, 120, 350, 12, "Late move reduction: ln(depth) ln(moves) / (this / 100).";
+    lmr_cut: 1, 0, 4, 1, "Late move reduction: plies more at expected cut nodes.";
+    lmr_check: 1, 0, 3, 1, "Late move reduction: plies less for a move that gives check.";
     lmr_history_div: 6000, 2000, 16000, 500, "Late move reduction: one ply less per this much quiet history.";
     qs_delta: 200, 50, 500, 20, "Quiescence delta pruning margin.";
     hist_bonus_mul: 130, 50, 300, 10, "History bonus per ply of depth.";

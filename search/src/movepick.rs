@@ -42,11 +42,11 @@ enum Stage {
     Done,
 }
 
-/// Stands in for the continuation history of a ply without a move (the root's parents).
-/// Added to the history score of a quiet check that does not lose material (YaneuraOu's
+/// Added to the history score of a quiet check that loses at most 75 in exchange (YaneuraOu's
 /// ordering): checks are pruned like other quiets, so the sound ones come first.
 const CHECK_BONUS: i32 = 16384;
 
+/// Stands in for the continuation history of a ply without a move (the root's parents).
 static NO_CONTINUATION: PieceToHistory = [[0; SQUARE_COUNT]; PIECE_NB];
 
 /// The (piece, destination) of the last two plies' moves, which select the continuation-history

@@ -52,9 +52,9 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
   * Time controls: byoyomi (`time_ms` + `byoyomi_ms`, main time 0 unless --main-time),
     Fischer (`time_ms` + `increment_ms`), fixed time per move (--movetime, `fixed_time_ms`,
     sent as `go movetime`: gpsusi crashes on it), or a node limit per move (--nodes,
-    `node_limit`, sent as `go nodes`: equal-nodes comparisons; no clock, so no time losses). A move loses on time when it takes longer than
-    the allowance plus `expiry_margin_ms` (--margin, default 200 ms here, shogiarena's own
-    default is 500).
+    `node_limit`, sent as `go nodes`: equal-nodes comparisons; no clock, so no time losses).
+    A move loses on time when it takes longer than the allowance plus `expiry_margin_ms`
+    (--margin, default 200 ms here, shogiarena's own default is 500).
   * Adjudication: resign adjudication (`resign_threshold_cp`, `resign_move_count`,
     two-sided by default = both engines' scores agree the same side is >= threshold for
     2*N consecutive plies; `--resign-one-sided`: the loser's own score <= -threshold for

@@ -56,7 +56,7 @@ tunables! {
     fut_base: 120, 20, 300, 12, "Futility margin for quiets, constant part.";
     fut_margin: 110, 40, 250, 10, "Futility margin for quiets per ply.";
     see_quiet: 25, 5, 80, 4, "Quiets losing more than this x depth^2 in exchange are pruned (depth <= 6).";
-    see_tactical: 120, 40, 300, 12, "Captures losing more than this x depth in exchange are pruned (depth <= 6).";
+    see_tactical: 120, 40, 300, 12, "Captures, pawn promotions and checks losing more than this x depth in exchange are pruned (depth <= 6).";
     lmr_base: 50, 0, 150, 10, "Late move reduction: constant part, in hundredths of a ply.";
     lmr_div: 210, 120, 350, 12, "Late move reduction: ln(depth) ln(moves) / (this / 100).";
     lmr_cut: 1, 0, 4, 1, "Late move reduction: plies more at expected cut nodes.";

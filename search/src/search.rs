@@ -81,6 +81,14 @@ pub struct RootMove {
     pub pv: Vec<Move>,
 }
 
+/// What a singular-extension search concludes for the hash move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Another move beats beta too: the node fails high with this value.
+    Cut(Value),
+}
+
 #[derive(Clone, Copy)]
 struct Frame {
     current_move: Move,
@@ -88,10 +96,17 @@ struct Frame {
     piece_to: Option<(usize, usize)>,
     static_eval: Value,
     killers: [Move; 2],
+    /// The move a singular-extension search leaves out at this ply (`Move::NONE` otherwise).
+    excluded: Move,
 }
 
-const EMPTY_FRAME: Frame =
-    Frame { current_move: Move::NONE, piece_to: None, static_eval: VALUE_NONE, killers: [Move::NONE; 2] };
+const EMPTY_FRAME: Frame = Frame {
+    current_move: Move::NONE,
+    piece_to: None,
+    static_eval: VALUE_NONE,
+    killers: [Move::NONE; 2],
+    excluded: Move::NONE,
+};
 
 /// Late move reductions from a `tune::reduction_table`, indexed by depth and move number.
 #[inline(always)]
@@ -422,19 +437,22 @@ impl Worker {
                 return alpha;
             }
         }
+        // In a singular-extension search this node is searched again without one move: its
+        // result must neither come from nor go to the table, and nothing may be pruned on it.
+        let excluded = self.stack[ply].excluded;
         let key = pos.key();
         let tt = shared.tt.probe(key);
         let tt_value = tt.map_or(VALUE_NONE, |d| value_from_tt(d.value, ply));
         let tt_move =
             if root { self.root_moves[self.pv_idx].mv } else { tt.map_or(Move::NONE, |d| pos.move_from_u16(d.move16)) };
         if let Some(d) = tt {
-            if !pv_node && d.depth >= depth && tt_cuts(d.bound, tt_value, alpha, beta) {
+            if !pv_node && excluded == Move::NONE && d.depth >= depth && tt_cuts(d.bound, tt_value, alpha, beta) {
                 return tt_value;
             }
         }
 
         // Shogi is decided by mating races: look for a mate in one before anything else.
-        if !root && !in_check && tt.is_none() && depth >= 2 {
+        if !root && !in_check && tt.is_none() && depth >= 2 && excluded == Move::NONE {
             if let Some(m) = contact_mate_in_1(pos) {
                 let v = mate_in(ply + 1);
                 shared.tt.store(
@@ -473,7 +491,7 @@ impl Worker {
         let us = pos.side_to_move();
         let tune = &shared.options.tune;
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded == Move::NONE {
             // Reverse futility: far above beta with little depth left.
             if depth < tune.rfp_depth
                 && eval - (tune.rfp_margin - tune.rfp_improving * improving as Value) * depth >= beta
@@ -538,6 +556,9 @@ impl Worker {
                     None => break,
                 }
             };
+            if m == excluded {
+                continue;
+            }
             move_count += 1;
             let tactical = is_tactical(pos, m);
             let gives_check = pos.gives_check(m);
@@ -563,6 +584,14 @@ impl Worker {
                 }
             }
 
+            let mut extension = 0;
+            if let Some(d) = tt.filter(|_| !root && m == tt_move && excluded == Move::NONE) {
+                match self.singular(pos, shared, d, tt_value, beta, depth, ply, cut_node, m) {
+                    Singular::Cut(v) => return v,
+                    Singular::Extend(e) => extension = e,
+                }
+            }
+
             self.make_move(pos, shared, ply, m);
             if pv_node {
                 // A child searched with a null window leaves its PV slot as an earlier line
@@ -572,7 +601,7 @@ impl Worker {
             }
             // No check extension: shogi checks come in long chains (drops), and a blanket
             // extension explodes the tree; checks are instead reduced less.
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut v;
             if depth >= 3 && move_count > 1 + pv_node as usize && (!tactical || cut_node) {
                 let mut r = reduction(&self.reductions, depth, move_count);
@@ -645,8 +674,9 @@ impl Worker {
         }
 
         if move_count == 0 {
-            // No legal move: in shogi that loses, check or no check.
-            return mated_in(ply);
+            // No legal move: in shogi that loses, check or no check. Without the excluded
+            // move, the singular search only learns that no other move reaches its bound.
+            return if excluded != Move::NONE { alpha } else { mated_in(ply) };
         }
         if best_value >= beta && best_move != Move::NONE {
             self.update_stats(
@@ -661,6 +691,9 @@ impl Worker {
         // Teach the correction history what this search found, where its result says more than
         // the evaluation did: not in check, not after a capture (exchanges are not structure),
         // and only in the direction the bound can vouch for.
+        if excluded != Move::NONE {
+            return best_value;
+        }
         if !in_check
             && (best_move == Move::NONE || !is_tactical(pos, best_move))
             && best_value.abs() < VALUE_MATE_IN_MAX_PLY
@@ -689,6 +722,52 @@ impl Worker {
             );
         }
         best_value
+    }
+
+    /// Singular extension (Stockfish's and YaneuraOu's): the hash move `m`, whose entry `d` says
+    /// it fails high, is searched one ply deeper if no other move reaches a bound a little
+    /// below its value in a search of half the depth. If another move beats `beta` there, the
+    /// node is cut (multi-cut); if another comes close, the hash move is searched shallower.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        pos: &mut Position,
+        shared: &Shared,
+        d: TtData,
+        tt_value: Value,
+        beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        m: Move,
+    ) -> Singular {
+        let tune = &shared.options.tune;
+        // Twice the iteration's depth caps how far extensions can stretch a line.
+        if depth < tune.se_depth
+            || ply as i32 >= 2 * (self.completed_depth + 1)
+            || d.depth < depth - 3
+            || d.bound == Bound::Upper
+            || d.bound == Bound::None
+            || tt_value == VALUE_NONE
+            || tt_value.abs() >= VALUE_MATE_IN_MAX_PLY
+        {
+            return Singular::Extend(0);
+        }
+        let s_beta = tt_value - tune.se_margin * depth / 64;
+        self.stack[ply].excluded = m;
+        let v = self.search(pos, shared, s_beta - 1, s_beta, (depth - 1) / 2, ply, false, cut_node);
+        self.stack[ply].excluded = Move::NONE;
+        if v < s_beta {
+            Singular::Extend(1)
+        } else if v >= beta && v.abs() < VALUE_MATE_IN_MAX_PLY {
+            Singular::Cut(v)
+        } else if tt_value >= beta {
+            Singular::Extend(-2)
+        } else if cut_node {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Draws, perpetual checks, entering-king wins and the move limit, judged before searching.

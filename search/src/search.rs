@@ -600,7 +600,8 @@ impl Worker {
                 self.pv[ply + 1].clear();
             }
             // No check extension: shogi checks come in long chains (drops), and a blanket
-            // extension explodes the tree; checks are instead reduced less.
+            // extension explodes the tree; checks are instead reduced less. The one extension
+            // is the singular one, above.
             let new_depth = depth - 1 + extension;
             let mut v;
             if depth >= 3 && move_count > 1 + pv_node as usize && (!tactical || cut_node) {
@@ -688,12 +689,13 @@ impl Worker {
                 &captures_tried[..n_captures],
             );
         }
-        // Teach the correction history what this search found, where its result says more than
-        // the evaluation did: not in check, not after a capture (exchanges are not structure),
-        // and only in the direction the bound can vouch for.
+        // A search without the hash move teaches neither the correction history nor the table.
         if excluded != Move::NONE {
             return best_value;
         }
+        // Teach the correction history what this search found, where its result says more than
+        // the evaluation did: not in check, not after a capture (exchanges are not structure),
+        // and only in the direction the bound can vouch for.
         if !in_check
             && (best_move == Move::NONE || !is_tactical(pos, best_move))
             && best_value.abs() < VALUE_MATE_IN_MAX_PLY

@@ -526,6 +526,47 @@ impl Worker {
             }
         }
 
+        // ProbCut: a capture that beats beta by a margin in a search four plies shallower
+        // almost surely beats beta in the full one. Skipped when the table already says the
+        // node stays below that margin.
+        let pc_beta = beta + tune.probcut_margin - tune.probcut_improving * improving as Value;
+        if !pv_node
+            && !in_check
+            && excluded == Move::NONE
+            && depth >= 5
+            && beta.abs() < VALUE_MATE_IN_MAX_PLY
+            && !tt.is_some_and(|d| d.depth >= depth - 3 && tt_value != VALUE_NONE && tt_value < pc_beta)
+        {
+            let mut picker = MovePicker::new_qsearch(pos, tt_move);
+            while let Some(m) = picker.next(pos, &self.hist) {
+                if !pos.see_ge(m, pc_beta - eval) {
+                    continue;
+                }
+                self.make_move(pos, shared, ply, m);
+                let mut v = -self.qsearch(pos, shared, -pc_beta, -pc_beta + 1, ply + 1, false);
+                if v >= pc_beta {
+                    v = -self.search(pos, shared, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, false, !cut_node);
+                }
+                self.unmake(pos, m);
+                if shared.stopped() {
+                    return 0;
+                }
+                if v >= pc_beta {
+                    shared.tt.store(
+                        key,
+                        TtData {
+                            move16: m.to_u16(),
+                            value: value_to_tt(v, ply),
+                            eval: raw_eval,
+                            depth: depth - 3,
+                            bound: Bound::Lower,
+                        },
+                    );
+                    return v;
+                }
+            }
+        }
+
         let killers = self.stack[ply].killers;
         let counter = self.stack[ply.wrapping_sub(1).min(MAX_PLY)]
             .piece_to

@@ -64,6 +64,8 @@ tunables! {
     lmr_history_div: 6000, 2000, 16000, 500, "Late move reduction: one ply less per this much quiet history.";
     se_depth: 6, 4, 12, 1, "Singular extension: tried from this depth.";
     se_margin: 70, 16, 256, 12, "Singular extension: the bound is the hash value less this x depth / 64.";
+    probcut_margin: 224, 80, 400, 16, "ProbCut: a capture beating beta by this much four plies shallower cuts the node.";
+    probcut_improving: 60, 0, 150, 10, "ProbCut: margin taken off when improving.";
     qs_delta: 200, 50, 500, 20, "Quiescence delta pruning margin.";
     hist_bonus_mul: 130, 50, 300, 10, "History bonus per ply of depth.";
     hist_bonus_sub: 70, 0, 200, 10, "History bonus offset.";

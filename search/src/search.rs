@@ -108,6 +108,13 @@ const EMPTY_FRAME: Frame = Frame {
     excluded: Move::NONE,
 };
 
+/// A hash-table entry for a search result at `ply`: the move, the value made relative to the
+/// node (mate scores count from it), the raw static evaluation, the depth and the bound.
+#[inline]
+fn tt_entry(m: Move, v: Value, ply: usize, eval: Value, depth: i32, bound: Bound) -> TtData {
+    TtData { move16: m.to_u16(), value: value_to_tt(v, ply), eval, depth, bound }
+}
+
 /// Late move reductions from a `tune::reduction_table`, indexed by depth and move number.
 #[inline(always)]
 fn reduction(table: &[[u8; 64]; 64], depth: i32, move_count: usize) -> i32 {
@@ -455,16 +462,7 @@ impl Worker {
         if !root && !in_check && tt.is_none() && depth >= 2 && excluded == Move::NONE {
             if let Some(m) = contact_mate_in_1(pos) {
                 let v = mate_in(ply + 1);
-                shared.tt.store(
-                    key,
-                    TtData {
-                        move16: m.to_u16(),
-                        value: value_to_tt(v, ply),
-                        eval: VALUE_NONE,
-                        depth: depth + 6,
-                        bound: Bound::Exact,
-                    },
-                );
+                shared.tt.store(key, tt_entry(m, v, ply, VALUE_NONE, depth + 6, Bound::Exact));
                 if pv_node {
                     self.pv[ply].clear();
                     self.pv[ply].push(m);
@@ -552,16 +550,7 @@ impl Worker {
                     return 0;
                 }
                 if v >= pc_beta {
-                    shared.tt.store(
-                        key,
-                        TtData {
-                            move16: m.to_u16(),
-                            value: value_to_tt(v, ply),
-                            eval: raw_eval,
-                            depth: depth - 3,
-                            bound: Bound::Lower,
-                        },
-                    );
+                    shared.tt.store(key, tt_entry(m, v, ply, raw_eval, depth - 3, Bound::Lower));
                     return v;
                 }
             }
@@ -753,16 +742,7 @@ impl Worker {
             } else {
                 Bound::Upper
             };
-            shared.tt.store(
-                key,
-                TtData {
-                    move16: best_move.to_u16(),
-                    value: value_to_tt(best_value, ply),
-                    eval: raw_eval,
-                    depth,
-                    bound,
-                },
-            );
+            shared.tt.store(key, tt_entry(best_move, best_value, ply, raw_eval, depth, bound));
         }
         best_value
     }
@@ -967,16 +947,8 @@ impl Worker {
             return mated_in(ply);
         }
         let bound = if best_value >= beta { Bound::Lower } else { Bound::Upper };
-        shared.tt.store(
-            key,
-            TtData {
-                move16: best_move.to_u16(),
-                value: value_to_tt(best_value, ply),
-                eval: if in_check { VALUE_NONE } else { raw_stand_pat },
-                depth: 0,
-                bound,
-            },
-        );
+        let stored_eval = if in_check { VALUE_NONE } else { raw_stand_pat };
+        shared.tt.store(key, tt_entry(best_move, best_value, ply, stored_eval, 0, bound));
         best_value
     }
 }

@@ -599,14 +599,19 @@ impl Worker {
                     picker.skip_quiets = true;
                 }
                 if !tactical && !gives_check {
-                    if move_count > 1
-                        && depth <= tune.fut_depth
-                        && !in_check
-                        && eval + tune.fut_base + tune.fut_margin * depth <= alpha
-                    {
+                    // The depth the move would be searched to after its late move reduction
+                    // (Stockfish's and YaneuraOu's): a move reduced to nothing is judged as one.
+                    let lmr_depth = (depth - 1 - reduction(&self.reductions, depth, move_count)).max(0);
+                    let futility = eval + tune.fut_base + tune.fut_margin * lmr_depth;
+                    if move_count > 1 && lmr_depth <= tune.fut_depth && !in_check && futility <= alpha {
+                        // The pruned move could have reached about this much: the node's
+                        // upper bound must not claim less.
+                        if best_value < futility && futility.abs() < VALUE_MATE_IN_MAX_PLY {
+                            best_value = futility;
+                        }
                         continue;
                     }
-                    if depth <= 6 && !pos.see_ge(m, -tune.see_quiet * depth * depth) {
+                    if lmr_depth <= 6 && !pos.see_ge(m, -tune.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
                 } else if depth <= 6 && !pos.see_ge(m, -tune.see_tactical * depth) {

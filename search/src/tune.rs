@@ -52,10 +52,10 @@ tunables! {
     nmp_depth_div: 3, 2, 6, 1, "Null-move reduction: one more ply per this many plies of depth.";
     nmp_eval_div: 200, 60, 500, 20, "Null-move reduction: one more ply per this much eval above beta (at most 3).";
     lmp_base: 3, 1, 8, 1, "Late move pruning: quiets beyond (this + depth^2) / (2 - improving) are skipped.";
-    fut_depth: 8, 3, 14, 1, "Futility pruning of quiets applies up to this depth.";
+    fut_depth: 8, 3, 14, 1, "Futility pruning of quiets applies up to this depth after the late move reduction.";
     fut_base: 120, 20, 300, 12, "Futility margin for quiets, constant part.";
-    fut_margin: 110, 40, 250, 10, "Futility margin for quiets per ply.";
-    see_quiet: 25, 5, 80, 4, "Quiets losing more than this x depth^2 in exchange are pruned (depth <= 6).";
+    fut_margin: 110, 40, 250, 10, "Futility margin for quiets per ply of depth after the late move reduction.";
+    see_quiet: 25, 5, 80, 4, "Quiets losing more than this x d^2 in exchange are pruned, d the depth after the late move reduction (d <= 6).";
     see_tactical: 120, 40, 300, 12, "Captures, pawn promotions and checks losing more than this x depth in exchange are pruned (depth <= 6).";
     lmr_base: 50, 0, 150, 10, "Late move reduction: constant part, in hundredths of a ply.";
     lmr_div: 210, 120, 350, 12, "Late move reduction: ln(depth) ln(moves) / (this / 100).";

@@ -592,6 +592,9 @@ impl Worker {
             move_count += 1;
             let tactical = is_tactical(pos, m);
             let gives_check = pos.gives_check(m);
+            // The move's late move reduction before the node's adjustments: pruning judges the
+            // depth it would leave, and the reduction below starts from it.
+            let base_r = reduction(&self.reductions, depth, move_count);
 
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
                 let lmp_limit = (tune.lmp_base + depth * depth) as usize / (2 - improving as usize);
@@ -601,7 +604,7 @@ impl Worker {
                 if !tactical && !gives_check {
                     // The depth the move would be searched to after its late move reduction
                     // (Stockfish's and YaneuraOu's): a move reduced to nothing is judged as one.
-                    let lmr_depth = (depth - 1 - reduction(&self.reductions, depth, move_count)).max(0);
+                    let lmr_depth = (depth - 1 - base_r).max(0);
                     let futility = eval + tune.fut_base + tune.fut_margin * lmr_depth;
                     if move_count > 1 && lmr_depth <= tune.fut_depth && !in_check && futility <= alpha {
                         // The pruned move could have reached about this much: the node's
@@ -640,7 +643,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
             let mut v;
             if depth >= 3 && move_count > 1 + pv_node as usize && (!tactical || cut_node) {
-                let mut r = reduction(&self.reductions, depth, move_count);
+                let mut r = base_r;
                 r += tune.lmr_cut * cut_node as i32 - pv_node as i32 - improving as i32;
                 if !tactical {
                     let h = self.hist.main_of(us, m);

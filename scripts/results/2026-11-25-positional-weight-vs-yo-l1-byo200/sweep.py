@@ -3,7 +3,7 @@
 (beside this script; a new game and so an empty hash before each). Kaname is started with --tune, so
 Tune_* options work; an engine whose path contains "yo-" is treated as YaneuraOu (no book, no
 network delay). Node counts do not depend on the machine's load."""
-import subprocess,sys
+import os,subprocess,sys
 eng=sys.argv[1]; D=int(sys.argv[2]); opts=[a.split('=',1) for a in sys.argv[3:]]
 yo='yo-' in eng
 args=[eng] if yo else [eng,'--tune']
@@ -19,7 +19,7 @@ base=[('USI_Hash','256')]+([('BookFile','no_book'),('NetworkDelay','0'),('Networ
 for k,v in base+opts: send(f'setoption name {k} value {v}')
 send('isready'); wait('readyok')
 tot=0; per=[]
-for s in open(sys.argv[0].rsplit("/", 1)[0] + "/sweep-positions.txt" if "/" in sys.argv[0] else "sweep-positions.txt"):
+for s in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'sweep-positions.txt')):
     send('usinewgame'); send('isready'); wait('readyok')
     send('position sfen '+s.strip()); send(f'go depth {D}')
     last=None

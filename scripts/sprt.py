@@ -273,7 +273,8 @@ def elo_interval(scores):
 
 
 def read_games(run_dir, cand):
-    """Per game: (pair_key, candidate score or None, game_result)."""
+    """Per game: (pair_key, candidate score or None, game_result). A `cand` that plays none of
+    the games is an error: scored as "not black", it would report white's record."""
     db = sqlite3.connect(run_dir / "game.db")
     rows = db.execute(
         "SELECT g.game_result, pb.player_name, pw.player_name, g.metadata_attributes_json "
@@ -281,6 +282,9 @@ def read_games(run_dir, cand):
         "ORDER BY g.id"
     ).fetchall()
     db.close()
+    players = {name for _, black, white, _ in rows for name in (black, white)}
+    if rows and cand not in players:
+        raise SystemExit(f"{run_dir}: no player named {cand!r} (players: {', '.join(sorted(players))})")
     games = []
     for result, black, white, meta in rows:
         pair_key = None

@@ -718,11 +718,15 @@ impl Worker {
             return if excluded != Move::NONE { alpha } else { mated_in(ply) };
         }
         if best_value >= beta && best_move != Move::NONE {
+            // The moves that failed before the cut pay more than it earns (YaneuraOu's malus
+            // is about twice its bonus): one cut says little for its move, more against the others.
+            let bonus = stat_bonus(tune, depth);
             self.update_stats(
                 pos,
                 ply,
                 best_move,
-                stat_bonus(&shared.options.tune, depth),
+                bonus,
+                bonus * tune.hist_malus_pct / 100,
                 &quiets_tried[..n_quiets],
                 &captures_tried[..n_captures],
             );
@@ -828,7 +832,18 @@ impl Worker {
         v.clamp(-VALUE_MATE_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1)
     }
 
-    fn update_stats(&mut self, pos: &Position, ply: usize, best: Move, bonus: i32, quiets: &[Move], captures: &[Move]) {
+    /// After a cut by `best`: `bonus` to its history, `malus` off the moves tried before it.
+    #[allow(clippy::too_many_arguments)]
+    fn update_stats(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        best: Move,
+        bonus: i32,
+        malus: i32,
+        quiets: &[Move],
+        captures: &[Move],
+    ) {
         let us = pos.side_to_move();
         if !is_tactical(pos, best) {
             let f = &mut self.stack[ply];
@@ -843,14 +858,14 @@ impl Worker {
             }
             self.quiet_bonus(us, ply, best, bonus);
             for &m in quiets {
-                self.quiet_bonus(us, ply, m, -bonus);
+                self.quiet_bonus(us, ply, m, -malus);
             }
         } else if let Some(c) = pos.piece_on(best.to()).kind_opt() {
             update(&mut self.hist.capture[best.piece_after().index()][best.to().index()][c.index()], bonus);
         }
         for &m in captures {
             if let Some(c) = pos.piece_on(m.to()).kind_opt() {
-                update(&mut self.hist.capture[m.piece_after().index()][m.to().index()][c.index()], -bonus);
+                update(&mut self.hist.capture[m.piece_after().index()][m.to().index()][c.index()], -malus);
             }
         }
     }

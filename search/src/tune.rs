@@ -70,6 +70,7 @@ tunables! {
     hist_bonus_mul: 130, 50, 300, 10, "History bonus per ply of depth.";
     hist_bonus_sub: 70, 0, 200, 10, "History bonus offset.";
     hist_bonus_max: 1600, 500, 4000, 150, "History bonus cap.";
+    hist_malus_pct: 200, 50, 400, 20, "History malus of the moves tried before a cut, in percent of the bonus.";
     asp_delta: 20, 8, 60, 3, "First aspiration half-window.";
 }
 

@@ -159,6 +159,14 @@ pub fn stat_bonus(tune: &crate::tune::Tune, depth: i32) -> i32 {
     (tune.hist_bonus_mul * depth - tune.hist_bonus_sub).clamp(0, tune.hist_bonus_max)
 }
 
+/// The history malus for each move tried before a cutoff at `depth`: `hist_malus_pct` percent
+/// of the bonus (YaneuraOu's malus is about twice its bonus; +33 +/- 28 Elo at byoyomi 100 over
+/// 600 games, +54 +/- 49 at byoyomi 300 over 200: `scripts/results/2026-11-25-searchAC-malus-*`).
+#[inline]
+pub fn stat_malus(tune: &crate::tune::Tune, depth: i32) -> i32 {
+    stat_bonus(tune, depth) * tune.hist_malus_pct / 100
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! variation search, quiescence search, and the pruning and reductions strong engines use,
 //! with shogi's rules (repetition, entering king, mate in one, max moves) at every node.
 
-use crate::history::{from_index, stat_bonus, update, Histories, CORRECTION_KINDS, CORRECTION_SIZE};
+use crate::history::{from_index, stat_bonus, stat_malus, update, Histories, CORRECTION_KINDS, CORRECTION_SIZE};
 use crate::movepick::{is_tactical, ContKeys, MovePicker};
 use crate::shared::Shared;
 use crate::timeman::Iteration;
@@ -718,16 +718,12 @@ impl Worker {
             return if excluded != Move::NONE { alpha } else { mated_in(ply) };
         }
         if best_value >= beta && best_move != Move::NONE {
-            // The moves tried before the cut lose more history than the cut move earns
-            // (YaneuraOu's malus is about twice its bonus): +33 +/- 28 Elo at byoyomi 100 over
-            // 600 games, +54 +/- 49 at byoyomi 300 over 200 (results/2026-11-25-searchAC-malus-*).
-            let bonus = stat_bonus(tune, depth);
             self.update_stats(
                 pos,
                 ply,
                 best_move,
-                bonus,
-                bonus * tune.hist_malus_pct / 100,
+                stat_bonus(tune, depth),
+                stat_malus(tune, depth),
                 &quiets_tried[..n_quiets],
                 &captures_tried[..n_captures],
             );

@@ -77,6 +77,8 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     summarizes a run; `shogiarena dashboard serve --run-dir OUT/run` browses it.
   * Engine options: both engines get --common-options (USI_Hash=64, Threads=1,
     NetworkDelay=0, NetworkDelay2=50 by default), then their own --base/--cand-options.
+    An `EvalFile` or `BookFile` with a folder is sent as YaneuraOu's `EvalDir`/`BookDir`
+    plus the bare file name (`split_path_options`: shogiarena sends the bare name only).
     The engine processes are reused between games (shogiarena's default; --fresh-engines
     starts new ones for every game). --base-args/--cand-args give the engine command
     arguments (shogiarena `engine_args`; the engine runs in its binary's directory, so give
@@ -125,6 +127,24 @@ def parse_options(text):
     return out
 
 
+def split_path_options(options):
+    """An `EvalFile` or `BookFile` given with a folder becomes YaneuraOu's pair: the folder in
+    `EvalDir`/`BookDir`, the bare name in the file option. shogiarena (1.3.2) sends these file
+    options as bare names and the folder only when it is an option of its own, so an engine
+    given `EvalFile=/path/net.knn` alone gets `net.knn`, fails to find it in its working
+    directory and plays with its built-in net: both sides of a net match are then the same
+    engine (seen 2026-11-26: colour-swapped pairs of games came out move for move alike)."""
+    for file_key, dir_key in (("EvalFile", "EvalDir"), ("BookFile", "BookDir")):
+        value = options.get(file_key)
+        if not isinstance(value, str) or "/" not in value or dir_key in options:
+            continue
+        path = Path(value).resolve()
+        if not path.is_file():
+            raise SystemExit(f"{file_key} not found: {value}")
+        options[dir_key], options[file_key] = str(path.parent), path.name
+    return options
+
+
 def parse_fischer(text):
     m = re.fullmatch(r"\s*([0-9.]+)\s*\+\s*([0-9.]+)\s*", text)
     if not m:
@@ -150,6 +170,7 @@ def build_config(args, out):
             raise SystemExit(f"engine binary not found: {binary}")
         options = dict(common)
         options.update(parse_options(opts))
+        options = split_path_options(options)
         engine_yaml = out / f"engine-{role}.yaml"
         spec = {"name": name, "engine_path": str(binary), "working_directory": str(binary.parent)}
         if extra:

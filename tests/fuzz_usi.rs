@@ -52,7 +52,7 @@
 //! **Never sent**: `d`, `eval`, `perft`, `bench`, `help` (answers for people, not USI; a
 //! mutated line that becomes one of them is dropped), `USI_Hash`/`MateHash` above 64 MiB and
 //! `Threads` above 4 in the quick run (the machine is shared), `UsiLog` paths outside the
-//! scratch directory, and `BookFile`/`EvalFile` absolute paths other than the test data.
+//! scratch directory, and `BookFile`/`EvalFile`/`EvalDir` absolute paths other than the test data.
 //!
 //! **Running.** `fuzz_quick` runs a few seeded streams in the normal suite (well under a
 //! minute). The long run is
@@ -1418,7 +1418,7 @@ impl Gen {
             "usi_hash" | "hash" | "matehash" => n.is_none_or(|n| n <= self.cfg.max_hash),
             "threads" => n.is_none_or(|n| n <= self.cfg.max_threads),
             "usilog" => !value.contains(['/', '\\', '~']) && !value.contains(".."),
-            "bookfile" | "evalfile" => {
+            "bookfile" | "evalfile" | "evaldir" => {
                 !value.contains("..")
                     && (!value.starts_with('/')
                         || value.starts_with(&*self.scratch.to_string_lossy())

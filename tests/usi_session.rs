@@ -652,6 +652,38 @@ fn eval_file_errors_are_reported_once_and_play_goes_on() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `EvalDir` is the folder of a bare `EvalFile` (YaneuraOu's pair, which shogiarena sends):
+/// the net is found there, a change of folder loads again, and a bare name in a folder
+/// without it is reported like any missing file.
+#[test]
+fn eval_file_is_read_from_eval_dir() {
+    let dir = std::env::temp_dir().join(format!("kaname-evaldir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    eval::nnue::netfile::save(&eval::nnue::QuantNet::random(11), dir.join("n.knn")).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+
+    let mut e = Engine::ready();
+    let ready_errors = |e: &mut Engine| {
+        e.send("isready");
+        let (_, lines) = e.expect("readyok", LIVE);
+        lines.into_iter().filter(|l| l.starts_with("info string error")).collect::<Vec<String>>()
+    };
+    e.send(&format!("setoption name EvalDir value {}", dir.display()));
+    e.send("setoption name EvalFile value n.knn");
+    assert!(ready_errors(&mut e).is_empty());
+    e.send(&format!("setoption name EvalDir value {}", empty.display()));
+    let errs = ready_errors(&mut e);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].contains(&empty.join("n.knn").display().to_string()), "{errs:?}");
+    e.send(&format!("setoption name EvalFile value {}", dir.join("n.knn").display()));
+    assert!(ready_errors(&mut e).is_empty(), "an absolute EvalFile ignores EvalDir");
+    e.send("position startpos");
+    e.go("go depth 3");
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The nodes of the last `info ... nodes N` line of a fixed-depth search.
 fn nodes_at_depth(e: &mut Engine, depth: u32) -> u64 {
     e.send("usinewgame");

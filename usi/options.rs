@@ -344,9 +344,19 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Text(""),
         apply: |s, v| s.eval_file = v.text().to_string(),
-        help: "Net file (`.knn`) for `EvalKind net`; empty = the net built into the binary. A missing, \
-               truncated, corrupt or wrong-architecture file is reported with `info string error: ...` and \
-               the built-in net stays in use.",
+        help: "Net file (`.knn`) for `EvalKind net`, by path (relative to `EvalDir`, by default the working \
+               directory); empty = the net built into the binary. A missing, truncated, corrupt or \
+               wrong-architecture file is reported with `info string error: ...` and the built-in net stays \
+               in use.",
+    },
+    Spec {
+        name: "EvalDir",
+        aliases: &[],
+        kind: Kind::Text(""),
+        apply: |s, v| s.eval_dir = v.text().to_string(),
+        help: "The folder of a relative `EvalFile` (YaneuraOu's option: shogiarena sends `EvalFile` as a bare \
+               file name, with this folder when the engine declares it); empty = the working directory \
+               (YaneuraOu's default is `eval`). An absolute `EvalFile` ignores it.",
     },
     Spec {
         name: "USI_Variant",
@@ -387,6 +397,8 @@ pub struct Settings {
     pub usi_log: String,
     /// `EvalFile`: empty = the built-in net.
     pub eval_file: String,
+    /// `EvalDir`: the folder of a relative `EvalFile`; empty = the working directory.
+    pub eval_dir: String,
 }
 
 impl Default for Settings {
@@ -401,6 +413,7 @@ impl Default for Settings {
             book: BookOptions::DEFAULT,
             usi_log: String::new(),
             eval_file: String::new(),
+            eval_dir: String::new(),
         };
         for spec in OPTIONS {
             let v = match spec.kind {
@@ -556,12 +569,23 @@ impl Settings {
     /// The book to open: `BookFile` in `BookDir` (YaneuraOu's `Path::Combine`: an absolute
     /// `BookFile`, or an empty `BookDir`, leaves `BookFile` as it is); empty = no book.
     pub fn book_path(&self) -> String {
-        let file = std::path::Path::new(&self.book_file);
-        if self.book_file.is_empty() || self.book_dir.is_empty() || file.is_absolute() {
-            return self.book_file.clone();
-        }
-        std::path::Path::new(&self.book_dir).join(file).to_string_lossy().into_owned()
+        combine_path(&self.book_dir, &self.book_file)
     }
+
+    /// The net to load: `EvalFile` in `EvalDir`, combined as `book_path` combines the book's;
+    /// empty = the built-in net.
+    pub fn eval_path(&self) -> String {
+        combine_path(&self.eval_dir, &self.eval_file)
+    }
+}
+
+/// `file` in the folder `dir` (YaneuraOu's `Path::Combine`): an empty or absolute `file`, or
+/// an empty `dir`, leaves `file` as it is.
+fn combine_path(dir: &str, file: &str) -> String {
+    if file.is_empty() || dir.is_empty() || std::path::Path::new(file).is_absolute() {
+        return file.to_string();
+    }
+    std::path::Path::new(dir).join(file).to_string_lossy().into_owned()
 }
 
 /// The net of `EvalFile` value `file`: the built-in net when `file` is empty (`None` if the
@@ -644,6 +668,21 @@ mod tests {
         s.book_dir.clear();
         s.book_file = "book/kaname_book.db".into();
         assert_eq!(s.book_path(), "book/kaname_book.db", "relative to the working directory");
+    }
+
+    #[test]
+    fn eval_file_is_combined_with_eval_dir_as_yaneuraou_does() {
+        let mut s = Settings::default();
+        assert_eq!(s.eval_path(), "", "the built-in net");
+        s.eval_dir = "/nets".into();
+        assert_eq!(s.eval_path(), "", "no EvalFile, the built-in net, whatever EvalDir says");
+        s.eval_file = "nn.knn".into();
+        assert_eq!(s.eval_path(), "/nets/nn.knn");
+        s.eval_file = "/elsewhere/nn.knn".into();
+        assert_eq!(s.eval_path(), "/elsewhere/nn.knn", "an absolute EvalFile ignores EvalDir");
+        s.eval_dir.clear();
+        s.eval_file = "eval/nn.knn".into();
+        assert_eq!(s.eval_path(), "eval/nn.knn", "relative to the working directory");
     }
 
     #[test]

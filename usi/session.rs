@@ -361,22 +361,22 @@ impl Session {
     /// What `prepare` depends on: when it changes, the next `go` prepares again.
     fn prepared_key(&self) -> PreparedKey {
         let o = &self.settings.search;
-        (o.hash_mb, o.threads, o.mate_hash_mb, o.eval, o.variant, self.settings.eval_file.clone())
+        (o.hash_mb, o.threads, o.mate_hash_mb, o.eval, o.variant, self.settings.eval_path())
     }
 
-    /// Loads the net of `EvalFile` when it changed; a file that cannot be used is reported
-    /// once and the built-in net takes its place.
+    /// Loads the net of `EvalFile` (in `EvalDir`) when it changed; a file that cannot be used
+    /// is reported once and the built-in net takes its place.
     fn load_net(&mut self) {
-        let file = &self.settings.eval_file;
-        if self.net_file.as_ref() == Some(file) {
+        let file = self.settings.eval_path();
+        if self.net_file.as_ref() == Some(&file) {
             return;
         }
-        let net = options::load_net(file).unwrap_or_else(|e| {
+        let net = options::load_net(&file).unwrap_or_else(|e| {
             self.out.error(&format!("{e}; using the built-in net"));
             options::load_net("").unwrap_or(None)
         });
         self.searcher.set_net(net);
-        self.net_file = Some(file.clone());
+        self.net_file = Some(file);
     }
 
     /// `prepare` with a keep-alive empty line every 5 s, so that GUIs do not time out.

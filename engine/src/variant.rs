@@ -321,7 +321,7 @@ mod tests {
             assert_eq!(d.set_count[pt.index()], pt.set_count(), "{pt:?}");
         }
         assert_eq!(d.start_sfen, crate::START_SFEN);
-        assert!(Shogi::FULL_BOARD && !Minishogi::FULL_BOARD);
+        const { assert!(Shogi::FULL_BOARD && !Minishogi::FULL_BOARD) };
     }
 
     #[test]

@@ -230,7 +230,7 @@ fn see_properties() {
             assert!(pos.see_ge(m, -see_value(m.piece_after().kind())), "{sfen}: see_ge({m}, -value of mover)");
             let mut occ = pos.occupied() | to;
             if !m.is_drop() {
-                occ = occ ^ m.from();
+                occ ^= m.from();
             }
             let defended = pos.attackers_to(!us, to, occ).any();
             let gain = if pos.is_capture(m) { see_value(pos.piece_on(to).kind()) } else { 0 };

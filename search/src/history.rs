@@ -209,7 +209,7 @@ mod tests {
             h.update_correction(0, keys, -100_000);
         }
         let down = h.correction(0, keys);
-        assert!(down < 0 && down >= -2 * CORRECTION_LIMIT / 16, "{down}");
+        assert!((-2 * CORRECTION_LIMIT / 16..0).contains(&down), "{down}");
         h.clear();
         assert_eq!(h.correction(0, keys), 0);
     }

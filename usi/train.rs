@@ -10,7 +10,8 @@ usage: kaname train --data FILE... --out NET.knn [options]
                         self-play records (.sbinpack), read in order
   --out PATH            the net to write: the epoch with the best validation loss
                         (the latest epoch goes to PATH.last.knn, the loss curve to PATH.csv)
-  --epochs N            epochs in total (default 3; 0 only measures the --init net)
+  --epochs N            epochs in total (default 3; 0 measures the --init net and
+                        writes it to --out, quantised and bias-corrected)
   --batch N             positions per batch (default 1024)
   --lr X                Adam learning rate of the first epoch (default 0.00015)
   --lr-decay X          learning-rate factor per epoch (default 0.7)

@@ -33,6 +33,9 @@
 //!   (`--checkpoint-dir`, for `--resume`), and a CSV of the loss curve beside the net. Every
 //!   epoch the exported net is also evaluated with the integer forward pass
 //!   (`model::quant_forward`) on the validation set, so the file written is the file checked.
+//! - **Export** (`Trainer::export`): rounding to integers, then bias correction
+//!   (`model::calibrate`) on 20,000 training positions, which removes the constant part of the
+//!   rounding error (nn-004: a +54-unit bonus for the side to move; halves the mean error).
 
 pub mod data;
 pub mod model;
@@ -157,6 +160,9 @@ pub struct QuantCheck {
     pub max_eval_error: f64,
     /// Mean |float - quantised| evaluation, Kaname units.
     pub mean_eval_error: f64,
+    /// Mean quantised - float evaluation, Kaname units: the part of the error that bias
+    /// correction (`model::calibrate`) removes.
+    pub mean_eval_offset: f64,
 }
 
 /// One epoch's figures.
@@ -343,21 +349,33 @@ impl Trainer {
     /// from the float net's (Kaname units).
     pub fn quant_loss(&self, q: &QuantNet, samples: &[Sample]) -> QuantCheck {
         let qab = (crate::nnue::QA * crate::nnue::QB) as f32;
-        let (sum, max, abs) = samples
+        let (sum, max, abs, signed) = samples
             .par_chunks(1024)
             .map(|c| {
                 let mut act = Activations::default();
-                c.iter().fold((0.0f64, 0.0f64, 0.0f64), |(sum, max, abs), s| {
+                c.iter().fold((0.0f64, 0.0f64, 0.0f64, 0.0f64), |(sum, max, abs, signed), s| {
                     let raw = quant_forward(q, s);
                     let yq = raw as f32 / qab;
                     let yf = self.net.forward(s, &mut act);
-                    let diff = (model::raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64).abs();
-                    (sum + cross_entropy(yq, target(s, self.scale, self.lambda)) as f64, max.max(diff), abs + diff)
+                    let diff = model::raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64;
+                    let loss = cross_entropy(yq, target(s, self.scale, self.lambda)) as f64;
+                    (sum + loss, max.max(diff.abs()), abs + diff.abs(), signed + diff)
                 })
             })
-            .reduce(|| (0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 + b.2));
+            .reduce(|| (0.0, 0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 + b.2, a.3 + b.3));
         let n = samples.len().max(1) as f64;
-        QuantCheck { loss: sum / n, max_eval_error: max, mean_eval_error: abs / n }
+        QuantCheck { loss: sum / n, max_eval_error: max, mean_eval_error: abs / n, mean_eval_offset: signed / n }
+    }
+
+    /// The net as the engine will run it: quantised, then bias-corrected
+    /// (`model::calibrate`) on up to `CALIBRATION_SAMPLES` training positions spread evenly
+    /// over `train` (never the validation positions, so the validation figures stay honest).
+    pub fn export(&self, train: &[Sample]) -> QuantNet {
+        let mut q = self.net.quantize();
+        let step = train.len().div_ceil(CALIBRATION_SAMPLES).max(1);
+        let picked: Vec<Sample> = train.iter().step_by(step).cloned().collect();
+        model::calibrate(&mut q, &self.net, &picked);
+        q
     }
 
     /// Mean entropy of the targets: the loss a perfect net would have.
@@ -415,6 +433,10 @@ impl Trainer {
 }
 
 /// Checkpoint magic.
+/// Training positions the exported net's biases are corrected on (`Trainer::export`): the
+/// mean sums settle to well under one integer step long before this.
+pub const CALIBRATION_SAMPLES: usize = 20_000;
+
 const CKPT_MAGIC: &[u8; 8] = b"KANAMECK";
 /// Checkpoint format version.
 const CKPT_VERSION: u32 = 1;
@@ -573,15 +595,21 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         trainer.target_entropy(&val)
     ));
     if !val.is_empty() {
-        let check = trainer.quant_loss(&trainer.net.quantize(), &val);
+        let check = trainer.quant_loss(&trainer.export(&train), &val);
+        let rounded = trainer.quant_loss(&trainer.net.quantize(), &val);
         log(&format!(
-            "epoch {} validation loss {:.5} (quantised {:.5}, |eval error| mean {:.1} max {:.1}); \
+            "epoch {} validation loss {:.5} (quantised {:.5}, |eval error| mean {:.1} max {:.1}, offset {:+.1}; \
+             rounded only: {:.5}, |eval error| mean {:.1}, offset {:+.1}); \
              a net reproducing the teacher's scores exactly would have {:.5}",
             trainer.epoch,
             trainer.loss(&val),
             check.loss,
             check.mean_eval_error,
             check.max_eval_error,
+            check.mean_eval_offset,
+            rounded.loss,
+            rounded.mean_eval_error,
+            rounded.mean_eval_offset,
             teacher_loss(&val, trainer.scale, trainer.lambda)
         ));
     }
@@ -590,6 +618,12 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         vec!["epoch,train_loss,val_loss,val_loss_quant,max_eval_error,mean_eval_error,lr,seconds,positions_per_s"
             .to_string()];
     let mut epochs = Vec::new();
+    if trainer.epoch >= cfg.epochs && (cfg.init.is_some() || cfg.resume.is_some()) {
+        // Nothing to train: re-export the starting net, as the engine would run it.
+        let q = trainer.export(&train);
+        netfile::save(&q, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
+        log(&format!("no epoch to run: the starting net re-exported to {}", cfg.out.display()));
+    }
     while trainer.epoch < cfg.epochs {
         let lr = cfg.lr * cfg.lr_decay.powi(trainer.epoch as i32);
         let bar = progress_bar(train.len() as u64, cfg.progress);
@@ -598,7 +632,7 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         let train_loss = trainer.train_epoch(&train, cfg.batch, lr, cfg.seed, &bar);
         let seconds = start.elapsed().as_secs_f64();
         bar.finish_and_clear();
-        let q = trainer.net.quantize();
+        let q = trainer.export(&train);
         let val_loss = trainer.loss(&val);
         let check = trainer.quant_loss(&q, &val);
         let e = EpochStats {
@@ -679,6 +713,7 @@ fn write_outputs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::QB;
     use engine::{Color, MoveList, Position};
 
     /// Positions from random playouts, labelled with the material balance (side to move's
@@ -798,6 +833,32 @@ mod tests {
     /// The exported net survives the net file unchanged, and its integer forward pass
     /// follows the float net closely.
     #[test]
+    fn bias_correction_removes_the_offset_rounding_leaves() {
+        // Dense weights just below a half step all round down: the integer net's sums, and
+        // so its output, drift below the float net's by the same amount in every position.
+        let mut t = Trainer::new(FloatNet::random(&mut Rng::new(8)), 400.0, 0.75);
+        let half_down = |w: &mut f32| *w = ((*w * QB as f32).floor() + 0.45) / QB as f32;
+        t.net.l2_w.iter_mut().for_each(half_down);
+        t.net.l3_w.iter_mut().for_each(half_down);
+        t.net.out_w.iter_mut().for_each(half_down);
+        let calibration = material_samples(400, 13);
+        let check = material_samples(400, 14);
+        let rounded = t.quant_loss(&t.net.quantize(), &check);
+        let corrected = t.quant_loss(&t.export(&calibration), &check);
+        assert!(rounded.mean_eval_offset.abs() > 10.0, "the setup makes an offset: {rounded:?}");
+        assert!(corrected.mean_eval_offset.abs() < 2.0, "{corrected:?} (rounded only: {rounded:?})");
+        assert!(corrected.mean_eval_error < rounded.mean_eval_error, "{corrected:?} against {rounded:?}");
+        // The correction moves biases only.
+        let (a, b) = (t.net.quantize(), t.export(&calibration));
+        assert_eq!(
+            (&a.l1_weights, &a.l2_weights, &a.l3_weights, &a.out_weights),
+            (&b.l1_weights, &b.l2_weights, &b.l3_weights, &b.out_weights)
+        );
+        assert_eq!((&a.l1_bias, &a.psqt), (&b.l1_bias, &b.psqt));
+        assert_ne!((a.l2_bias, a.l3_bias, a.out_bias), (b.l2_bias, b.l3_bias, b.out_bias));
+    }
+
+    #[test]
     fn quantised_export_round_trips() {
         let samples = material_samples(200, 13);
         let mut t = Trainer::new(FloatNet::random(&mut Rng::new(8)), 400.0, 0.75);
@@ -807,7 +868,8 @@ mod tests {
         netfile::write(&q, &mut bytes).unwrap();
         let back = netfile::read(&bytes[..]).unwrap();
         assert_eq!(back, q);
-        let QuantCheck { loss: ql, max_eval_error: max_err, mean_eval_error: mean_err } = t.quant_loss(&back, &samples);
+        let QuantCheck { loss: ql, max_eval_error: max_err, mean_eval_error: mean_err, .. } =
+            t.quant_loss(&back, &samples);
         assert!(mean_err < 10.0, "mean eval error {mean_err}");
         let fl = t.loss(&samples);
         assert!((ql - fl).abs() < 0.01, "float {fl} quantised {ql}");

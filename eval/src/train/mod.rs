@@ -594,8 +594,11 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         trainer.scale,
         trainer.target_entropy(&val)
     ));
+    // The starting net as the engine would run it: checked below, and written out when there
+    // is nothing to train.
+    let start = trainer.export(&train);
     if !val.is_empty() {
-        let check = trainer.quant_loss(&trainer.export(&train), &val);
+        let check = trainer.quant_loss(&start, &val);
         let rounded = trainer.quant_loss(&trainer.net.quantize(), &val);
         log(&format!(
             "epoch {} validation loss {:.5} (quantised {:.5}, |eval error| mean {:.1} max {:.1}, offset {:+.1}; \
@@ -619,9 +622,7 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
             .to_string()];
     let mut epochs = Vec::new();
     if trainer.epoch >= cfg.epochs && (cfg.init.is_some() || cfg.resume.is_some()) {
-        // Nothing to train: re-export the starting net, as the engine would run it.
-        let q = trainer.export(&train);
-        netfile::save(&q, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
+        netfile::save(&start, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
         log(&format!("no epoch to run: the starting net re-exported to {}", cfg.out.display()));
     }
     while trainer.epoch < cfg.epochs {

@@ -22,6 +22,13 @@ fn help() {
         assert!(s.contains("kaname bench") && s.contains("kaname perft") && s.contains("kaname go"));
         assert!(s.contains("kaname analyse <record>"));
     }
+    // Every command answers --help (gensfen once read it as a file name, bench as a depth).
+    for cmd in ["bench", "perft", "go", "gensfen", "psv-dump", "train", "analyse", "makebook"] {
+        for a in ["--help", "-h"] {
+            let s = stdout(&kaname(&[cmd, a]));
+            assert!(s.contains(&format!("kaname {cmd}")), "{cmd} {a}: {s}");
+        }
+    }
     let o = kaname(&["--no-such-flag"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());

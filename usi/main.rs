@@ -236,7 +236,13 @@ fn main() {
         .init();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = argv.iter().map(String::as_str).collect();
+    // `kaname <command> --help` prints help instead of reading `--help` as a value (a depth,
+    // a file name); commands with more options than the general text have their own.
+    let wants_help = args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help"));
     match args.first().copied() {
+        Some("bench" | "perft" | "go" | "gensfen" | "psv-dump" | "options-markdown") if wants_help => {
+            Output::stdout().lines(help_lines())
+        }
         None | Some("--tune") => {
             let out = Arc::new(Output::stdout());
             let mut session = session::Session::new(out);
@@ -255,13 +261,9 @@ fn main() {
             Ok(lines) => Output::stdout().lines(lines),
             Err(e) => usage_error(&e),
         },
-        Some("train") if args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) => {
-            Output::stdout().lines(train::USAGE.lines())
-        }
+        Some("train") if wants_help => Output::stdout().lines(train::USAGE.lines()),
         Some("train") => train::cli(&args[1..]),
-        Some("analyse" | "analyze") if args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) => {
-            Output::stdout().lines(analyse::USAGE.lines())
-        }
+        Some("analyse" | "analyze") if wants_help => Output::stdout().lines(analyse::USAGE.lines()),
         Some("analyse" | "analyze") => analyse::cli(&args[1..]),
         Some("makebook") => makebook::cli(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),

@@ -265,6 +265,7 @@ fn main() {
         Some("train") => train::cli(&args[1..]),
         Some("analyse" | "analyze") if wants_help => Output::stdout().lines(analyse::USAGE.lines()),
         Some("analyse" | "analyze") => analyse::cli(&args[1..]),
+        Some("makebook") if wants_help => Output::stdout().lines(makebook::USAGE.lines()),
         Some("makebook") => makebook::cli(&args[1..]),
         Some("options-markdown") => print!("{}", options::markdown_table()),
         Some("help" | "--help" | "-h") => Output::stdout().lines(help_lines()),

@@ -513,10 +513,6 @@ fn search_all(
 
 /// `kaname makebook ...` from the command line: usage errors exit with 2, failures with 1.
 pub fn cli(args: &[&str]) {
-    if args.first().is_some_and(|a| matches!(*a, "--help" | "-h" | "help")) {
-        crate::output::Output::stdout().lines(USAGE.lines());
-        return;
-    }
     let fail = |e: String, code: i32| -> ! {
         eprintln!("kaname makebook: {e}");
         if code == 2 {

@@ -42,7 +42,10 @@ Per game:
 Per engine: games, W/L/D as shogiarena scored them, losses on time, illegal moves, false
 declarations, crashes, ERROR games (not scored), and think time per move (game_move.wall_time_ms, the
 runner's clock from `go` to `bestmove`): average, maximum, and moves over the allowance when the
-allowance is fixed (byoyomi without main time, or fixed time per move).
+allowance is fixed (byoyomi without main time, or fixed time per move); beside the maximum, the
+longest time the engine itself reported (`own max`: the `time` of its last `info` line, stored as
+next_move_time_ms). A move whose runner time is far above its own time lost the difference outside
+the engine's clock: in the pipe, the scheduler or the runner's own event loop.
 
 Output: a short table per run on stdout; --json FILE with everything (every game and move);
 --csa DIR with one CSA V2.2 record per game (DIR/<run>/<game>.csa: names, start position, moves
@@ -253,7 +256,8 @@ def replay(game):
     if sfen.startswith("sfen "):
         sfen = sfen[5:]
     board = cshogi.Board(cshogi.STARTING_SFEN if sfen == "startpos" else sfen)
-    out = {"start_sfen": board.sfen(), "start_turn": board.turn, "moves": [], "csa_moves": [], "times": [], "evals": [],
+    out = {"start_sfen": board.sfen(), "start_turn": board.turn, "moves": [], "csa_moves": [], "times": [], "own": [],
+           "evals": [],
            "illegal": None, "seen": Counter([position_key(board)])}
     for row in game["rows"]:
         m = row["next_move"]
@@ -273,6 +277,7 @@ def replay(game):
         out["moves"].append(usi)
         out["csa_moves"].append(mv)
         out["times"].append(row["wall_time_ms"] if row["wall_time_ms"] is not None else row["next_move_time_ms"])
+        out["own"].append(row["next_move_time_ms"])
         out["evals"].append(row["eval"])
         out["seen"][position_key(board)] += 1
     out["board"] = board
@@ -572,7 +577,7 @@ def check_game(game, cfg, log_events, log_failed, failures, used_events):
 # --------------------------------------------------------------------------
 def new_stats():
     return {"games": 0, "w": 0, "l": 0, "d": 0, "time": 0, "illegal": 0, "false_decl": 0, "crash": 0, "error": 0,
-            "moves": 0, "think_ms": 0, "max_ms": 0, "max_at": None, "over": 0}
+            "moves": 0, "think_ms": 0, "max_ms": 0, "max_at": None, "own_max_ms": 0, "over": 0}
 
 
 def engine_stats(games, cfg):
@@ -612,6 +617,9 @@ def engine_stats(games, cfg):
                 s["max_ms"], s["max_at"] = ms, f"{g['game_name']} move {i + 1}"
             if allow and ms > allow:
                 s["over"] += 1
+            own = rep["own"][i]
+            if own is not None and own > s["own_max_ms"]:
+                s["own_max_ms"] = own
     for s in stats.values():
         s["avg_ms"] = round(s["think_ms"] / s["moves"], 1) if s["moves"] else None
         if not allow:
@@ -678,13 +686,13 @@ def print_run(r, show_games):
         print("   no shogiarena.log next to run/: resignations, crashes and illegal moves look alike")
     print("   endings: " + ", ".join(f"{k} {r['endings'][k]}" for k in ENDINGS if r["endings"].get(k)))
     print(f"   {'engine':<16} {'games':>5} {'W':>4} {'L':>4} {'D':>4} {'time':>5} {'illeg':>5} {'decl':>5} "
-          f"{'crash':>5} {'error':>5} {'moves':>6} {'avg ms':>7} {'max ms':>7} {'over':>5}")
+          f"{'crash':>5} {'error':>5} {'moves':>6} {'avg ms':>7} {'max ms':>7} {'own max':>7} {'over':>5}")
     for name, s in r["engines"].items():
         avg = f"{s['avg_ms']:.0f}" if s["avg_ms"] is not None else "-"
         over = "-" if s["over"] is None else s["over"]
         print(f"   {name:<16} {s['games']:>5} {s['w']:>4} {s['l']:>4} {s['d']:>4} {s['time']:>5} {s['illegal']:>5} "
               f"{s['false_decl']:>5} {s['crash']:>5} {s['error']:>5} {s['moves']:>6} {avg:>7} {s['max_ms']:>7} "
-              f"{over:>5}")
+              f"{s['own_max_ms']:>7} {over:>5}")
     if show_games:
         for g in r["games"]:
             print(f"   {g['game_name']:<18} {g['black']} - {g['white']}  {g['game_result']:<22} "
@@ -701,6 +709,7 @@ def game_json(g):
     if rep:
         out["moves"] = rep["moves"]
         out["think_ms"] = rep["times"]
+        out["own_ms"] = rep["own"]
         out["evals"] = rep["evals"]
         out["final_sfen"] = rep["board"].sfen()
     return out
@@ -795,8 +804,9 @@ NYUGYOKU_28 = "GGGG1BBRR/2SSK4/9/9/9/9/9/9/k8 b 2P 1"   # Black: 10 pieces in ca
 NYUGYOKU_27 = "GGGG1BBRR/2SSK4/9/9/9/9/9/9/k8 b P 1"    # one point short for Black
 PERPETUAL = "8k/9/7R1/9/9/9/9/9/K8 b - 1"              # R2c-1c+ K1a-2a R1c-2c+ K2a-1a ...
 SELF_TEST_GAMES = [
-    # name, result, start sfen ("" = startpos), moves, per-move (ms, eval) or None, expected end, faults
-    ("resign", "WHITE_WIN", "", "7g7f 3c3d", None, "resign", []),
+    # name, result, start sfen ("" = startpos), moves, per-move (ms, eval[, runner ms]) or None,
+    # expected end, faults; ms is the engine's own time, the runner's is the same unless given
+    ("resign", "WHITE_WIN", "", "7g7f 3c3d", [(950, 0, 1057), (500, 0)], "resign", []),
     ("illegal", "BLACK_WIN", "", "7g7f 3c3d 7g7f", None, "illegal_move", ["illegal_move"]),
     ("false-decl", "BLACK_WIN", NYUGYOKU_27, "", None, "false_declaration", ["false_declaration"]),
     ("decl", "BLACK_WIN", NYUGYOKU_28, "", None, "declaration", []),
@@ -856,9 +866,9 @@ def build_fixture(root):
                    (gid, name, str(end - datetime.timedelta(seconds=30)), str(end), result, len(usis), board.sfen(),
                     str(end), json.dumps(meta)))
         for i, usi in enumerate(usis):
-            ms, ev = timing[i] if timing else (500, 0)
+            ms, ev, *wall = timing[i] if timing else (500, 0)
             db.execute("INSERT INTO game_move (game_id, ply, next_move, next_move_time_ms, wall_time_ms, eval) "
-                       "VALUES (?, ?, ?, ?, ?, ?)", (gid, ply + i, int(Move.from_usi(usi)), ms, ms, ev))
+                       "VALUES (?, ?, ?, ?, ?, ?)", (gid, ply + i, int(Move.from_usi(usi)), ms, (wall or [ms])[0], ev))
         db.execute("INSERT INTO game_move (game_id, ply, next_move) VALUES (?, ?, ?)", (gid, ply + len(usis), MOVE_END))
         if result.endswith("_BY_TIMEOUT"):
             db.execute("INSERT INTO game_timeout_attribution (game_id, origin) VALUES (?, 'engine_deadline')", (gid,))
@@ -908,6 +918,7 @@ def self_test():
                "shogiarena.log: RuntimeError: engine pipe closed")
         alpha, beta = r["engines"]["alpha"], r["engines"]["beta"]
         expect("alpha counters", [alpha[k] for k in ("illegal", "false_decl", "crash")], [2, 1, 1])
+        expect("alpha runner and own times", [alpha[k] for k in ("max_ms", "own_max_ms", "over")], [1057, 950, 1])
         expect("beta counters", [beta[k] for k in ("time", "crash", "max_ms", "over")], [1, 1, 1500, 1])
         expect("faults", r["faults"], 7)
         n = export_csa(Path(tmp) / "csa", [r])

@@ -44,7 +44,7 @@ declarations, crashes, ERROR games (not scored), and think time per move (game_m
 runner's clock from `go` to `bestmove`): average, maximum, and moves over the allowance when the
 allowance is fixed (byoyomi without main time, or fixed time per move); beside the maximum, the
 longest time the engine itself reported (`own max`: the `time` of its last `info` line, stored as
-next_move_time_ms). A move whose runner time is far above its own time lost the difference outside
+next_move_time_ms; shogiarena stores its own elapsed time there when the engine reported none). A move whose runner time is far above its own time lost the difference outside
 the engine's clock: in the pipe, the scheduler or the runner's own event loop.
 
 Output: a short table per run on stdout; --json FILE with everything (every game and move);

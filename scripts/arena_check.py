@@ -44,8 +44,9 @@ declarations, crashes, ERROR games (not scored), and think time per move (game_m
 runner's clock from `go` to `bestmove`): average, maximum, and moves over the allowance when the
 allowance is fixed (byoyomi without main time, or fixed time per move); beside the maximum, the
 longest time the engine itself reported (`own max`: the `time` of its last `info` line, stored as
-next_move_time_ms; shogiarena stores its own elapsed time there when the engine reported none). A move whose runner time is far above its own time lost the difference outside
-the engine's clock: in the pipe, the scheduler or the runner's own event loop.
+next_move_time_ms; shogiarena stores its own elapsed time there when the engine reported none).
+A move whose runner time is far above its own time lost the difference outside the engine's
+clock: in the pipe, the scheduler or the runner's own event loop.
 
 Output: a short table per run on stdout; --json FILE with everything (every game and move);
 --csa DIR with one CSA V2.2 record per game (DIR/<run>/<game>.csa: names, start position, moves
@@ -256,9 +257,8 @@ def replay(game):
     if sfen.startswith("sfen "):
         sfen = sfen[5:]
     board = cshogi.Board(cshogi.STARTING_SFEN if sfen == "startpos" else sfen)
-    out = {"start_sfen": board.sfen(), "start_turn": board.turn, "moves": [], "csa_moves": [], "times": [], "own": [],
-           "evals": [],
-           "illegal": None, "seen": Counter([position_key(board)])}
+    out = {"start_sfen": board.sfen(), "start_turn": board.turn, "moves": [], "csa_moves": [], "times": [],
+           "own": [], "evals": [], "illegal": None, "seen": Counter([position_key(board)])}
     for row in game["rows"]:
         m = row["next_move"]
         if m == MOVE_END:
@@ -868,7 +868,7 @@ def build_fixture(root):
         for i, usi in enumerate(usis):
             ms, ev, *wall = timing[i] if timing else (500, 0)
             db.execute("INSERT INTO game_move (game_id, ply, next_move, next_move_time_ms, wall_time_ms, eval) "
-                       "VALUES (?, ?, ?, ?, ?, ?)", (gid, ply + i, int(Move.from_usi(usi)), ms, (wall or [ms])[0], ev))
+                       "VALUES (?, ?, ?, ?, ?, ?)", (gid, ply + i, int(Move.from_usi(usi)), ms, wall[0] if wall else ms, ev))
         db.execute("INSERT INTO game_move (game_id, ply, next_move) VALUES (?, ?, ?)", (gid, ply + len(usis), MOVE_END))
         if result.endswith("_BY_TIMEOUT"):
             db.execute("INSERT INTO game_timeout_attribution (game_id, origin) VALUES (?, 'engine_deadline')", (gid,))

@@ -88,7 +88,9 @@ class Engine:
     """A USI engine driven through its pipes."""
 
     def __init__(self, cmd, options, args=()):
-        self.p = subprocess.Popen([cmd, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.p = subprocess.Popen(
+            [cmd, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
+        )
         self.send("usi")
         self.wait("usiok")
         for k, v in options.items():

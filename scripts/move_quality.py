@@ -35,19 +35,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sprt import parse_options  # noqa: E402  (the `K=V,K=V` parser of every match script)
 
 MATE = 30000
 LOSS_CAP = 2000
 CLOSE = 100
-
-
-def parse_options(text):
-    """`K=V,K=V` as a dict (empty text: none)."""
-    out = {}
-    for item in filter(None, (text or "").split(",")):
-        k, _, v = item.partition("=")
-        out[k.strip()] = v.strip()
-    return out
 
 
 def info_score(line):
@@ -243,7 +238,7 @@ def self_test(_):
         (loss(100, -50), 150),
         (loss(100, 300), 0),
         (loss(0, -MATE), LOSS_CAP),
-        (parse_options("USI_Hash=64, Tune_x=3"), {"USI_Hash": "64", "Tune_x": "3"}),
+        (parse_options("USI_Hash=64, Tune_x=3,BookFile=no_book"), {"USI_Hash": 64, "Tune_x": 3, "BookFile": "no_book"}),
     ]
     bad = [(got, want) for got, want in checks if got != want]
     for got, want in bad:

@@ -1,8 +1,8 @@
-import json,sys,re,statistics as st
-sys.path.insert(0,'/work/matches')
-from ask import ask
+import json,os,sys,statistics as st
+sys.path.insert(0,os.path.dirname(os.path.abspath(__file__)))
+from ask import ask, referee_value
 # usage: suite_eval.py SET(kaname-errors|yo-errors) NAME BINARY [K=V ...]
-D='/work/main/scripts/results/2026-11-27-critical-positions-vs-yo-l1/'
+D=os.path.dirname(os.path.abspath(__file__))+'/'
 rows=json.load(open(D+sys.argv[1]+'.json'))
 name,binary=sys.argv[2],sys.argv[3]
 opts={'USI_Hash':64,'Threads':1}
@@ -18,14 +18,9 @@ for r in rows:
 def ref(pos,mv):
     k=pos+'|'+mv
     if k not in cache:
-        bm,last=ask('/work/bin/kaname-nn006',{'USI_Hash':256,'Threads':1},pos+' '+mv,4000000)
-        m=re.search(r'score (cp|mate) (-?\d+)',last or '')
-        if m is None: v=30000
-        elif m.group(1)=='mate': v=-30000 if int(m.group(2))>0 else 30000
-        else: v=-int(m.group(2))
+        v=referee_value('/work/bin/kaname-nn006',pos,mv,4000000)
         cache[k]=v; json.dump(cache,open(cachef,'w'))
     return cache[k]
-cap=lambda v:max(-3000,min(3000,v))
 out=[];base={'kaname':[],'yo':[],'new':[]}
 for r in rows:
     bm,last=ask(binary,opts,r['position'],1000000,args)

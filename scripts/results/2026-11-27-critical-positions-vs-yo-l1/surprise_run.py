@@ -1,5 +1,5 @@
-import json,sys
-sys.path.insert(0,'/work/matches')
+import json,os,sys
+sys.path.insert(0,os.path.dirname(os.path.abspath(__file__)))
 from ask import ask
 o=json.load(open('surprise.json'))
 nodes=int(sys.argv[1]); which=sys.argv[2]

@@ -14,10 +14,12 @@ is never more than it has), and since shogiarena adds the increment after each m
 grows and it spends about the increment a move once the bank settles. It plays with less than
 it could know, so a result against it through this adapter is marked as such.
 
-Lines go through unbuffered; the child's stderr is the adapter's. When either side closes,
-the adapter closes the other and exits with the child's status.
+Lines go through unbuffered; the child's stderr is the adapter's. When the runner closes stdin
+the adapter closes the engine's; when the engine's output ends (it quit or crashed) the adapter
+exits at once with the engine's status.
 """
 
+import os
 import re
 import subprocess
 import sys
@@ -40,6 +42,10 @@ def run(argv):
         for line in child.stdout:
             sys.stdout.write(line)
             sys.stdout.flush()
+        # The engine is gone (quit or crash): so is the adapter, at once, with its status, so
+        # that the runner sees the end of the stream rather than silence.
+        sys.stdout.flush()
+        os._exit(child.wait())
 
     out = threading.Thread(target=pump_out, daemon=True)
     out.start()
@@ -82,7 +88,21 @@ def self_test():
     want = "got usi\ngot go btime 3 wtime 4\ngot quit\n"
     if p.stdout != want or p.returncode != 0:
         failed.append(("end to end", p.stdout + f"(status {p.returncode})", want))
-    total = len(checks) + 1
+    # An engine that dies while the runner still holds stdin open: the adapter must end too.
+    dying = [sys.executable, "-c", "import sys; print('bye', flush=True); sys.exit(3)"]
+    q = subprocess.Popen([sys.executable, __file__, *dying], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        status = q.wait(timeout=10)  # stdin still open: only the engine's end can stop it
+        out = q.stdout.read()
+    except subprocess.TimeoutExpired:
+        q.kill()
+        q.wait()
+        out, status = "", "hung"
+    q.stdin.close()
+    q.stdout.close()
+    if out != "bye\n" or status != 3:
+        failed.append(("engine exit", f"{out!r} (status {status})", "'bye\\n' (status 3)"))
+    total = len(checks) + 2
     for given, got, want in failed:
         print(f"FAIL {given!r}: got {got!r}, want {want!r}")
     print(f"self-test: {total - len(failed)}/{total} checks passed")

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Compares two Kaname builds game by game: each played the same schedule (the same `--seed` of
-`scripts/sprt.py`, so the same openings and colours) against the same opponent.
+"""Compares two Kaname builds game by game: each played the same schedule (the same `--seed` and
+the same `--games` of `scripts/sprt.py`, so the same openings and colours; shogiarena draws a
+different schedule for another number of games, so a shorter comparison run is one with the same
+`--games`, stopped early) against the same opponent.
 
     python3 scripts/paired_games.py A/games.txt NAME_A B/games.txt NAME_B
 

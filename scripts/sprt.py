@@ -13,6 +13,10 @@ W-L-D is from the candidate's side. Elo and its 95% error come from the per-game
 (trinomial); the pentanomial estimate over colour-swapped pairs is printed
 on the line before.
 
+Before the games it appends each engine's identity to `OUT/engines.txt`: the binary's SHA-256
+and, for a Kaname binary (named `kaname*`), its `kaname bench` node count, the search's
+signature. `--resume` refuses a binary whose hash differs from the one the run started with.
+
 Usage (run from the repository root; prefix `nice -n 15` on shared machines):
 
     # SPRT, candidate = same binary with the net, base = classical evaluation
@@ -95,6 +99,7 @@ writes CSA records), per-engine different time controls (shogiarena has
 """
 
 import argparse
+import hashlib
 import json
 import math
 import re
@@ -155,6 +160,49 @@ def parse_fischer(text):
 def count_openings(path):
     with open(path, encoding="utf-8") as f:
         return sum(1 for line in f if line.strip())
+
+
+def engine_identity(binary):
+    """`sha256 <hex>` of an engine binary, plus `bench <nodes>` for a Kaname binary (a file
+    named kaname*): the node count of `kaname bench` is the search's signature, so the record
+    says which search played even when the binary was rebuilt since. A stale build copied
+    under the wrong name played a whole comparison on 2026-11-27 unnoticed; this is what shows
+    it."""
+    digest = hashlib.sha256(Path(binary).read_bytes()).hexdigest()
+    ident = f"sha256 {digest}"
+    if Path(binary).name.startswith("kaname"):
+        try:
+            r = subprocess.run([str(binary), "bench"], capture_output=True, text=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+            nodes = re.findall(r"^Nodes searched: (\d+)$", r.stdout + r.stderr, re.M)
+            ident += f" bench {nodes[-1]}" if nodes else " bench ?"
+        except (OSError, subprocess.TimeoutExpired):
+            ident += " bench ?"
+    return ident
+
+
+def record_engines(args, out):
+    """Appends each engine's identity to OUT/engines.txt, one line per engine and invocation.
+    A resumed run must play the binaries it started with: refuses when a hash differs from the
+    first one recorded for that role."""
+    path = out / "engines.txt"
+    first = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            role, _, rest = line.partition(" ")
+            first.setdefault(role, rest.split(" bench")[0].split(" sha256 ")[-1])
+    lines = []
+    for role, binary in (("cand", args.cand), ("base", args.base)):
+        binary = Path(binary).resolve()
+        ident = engine_identity(binary)
+        digest = ident.split()[1]
+        if role in first and first[role] != digest:
+            raise SystemExit(f"{binary} is not the {role} binary this run started with "
+                             f"(sha256 {first[role][:12]}..., now {digest[:12]}...)")
+        lines.append(f"{role} {binary} {ident}")
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return lines
 
 
 def build_config(args, out):
@@ -475,6 +523,9 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     config_path, n_lines, selection = build_config(args, out)
     print(f"config: {config_path} (openings: {n_lines} lines, selection {selection})", flush=True)
+    if not args.dry_run:
+        for line in record_engines(args, out):
+            print(f"engine: {line}", flush=True)
     rc = run_shogiarena(args, out, config_path, run_dir)
     if rc != 0:
         raise SystemExit(f"shogiarena exited with status {rc}")

@@ -13,13 +13,19 @@ the same side; any other pair is reported as mismatched and left out. Prints bot
 points on the paired games, how many games B did better and worse, B's mean gain a game with its
 standard error, and a two-sided sign test over the games that differ.
 
-Why paired: two 200-game matches against one opponent each carry about +/- 0.07 of score noise,
-but most games from the same opening end the same way, so the difference game by game is
-several times sharper than the difference of the two totals.
+Why paired: two 200-game matches against one opponent each carry about +/- 0.07 of score noise;
+games from the same opening that end the same way cancel. How many do depends on the limit: at
+a node limit both searches are deterministic and most games repeat, but at byoyomi 200 two runs
+of the same build ended differently in 67 of 132 games (2026-11-27), so there pairing narrows the
+comparison only a little.
 """
 import argparse
 import math
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sprt import black_points  # noqa: E402
 
 
 def load(path, name):
@@ -33,14 +39,11 @@ def load(path, name):
         if name not in (black, white):
             raise SystemExit(f"{path}: {t[0]} has no player {name!r} ({black} vs {white})")
         colour = "b" if black == name else "w"
-        if result == "BLACK_WIN":
-            points = 1.0 if colour == "b" else 0.0
-        elif result == "WHITE_WIN":
-            points = 1.0 if colour == "w" else 0.0
-        elif "DRAW" in result:
-            points = 0.5
-        else:
+        points = black_points(result)
+        if points is None:
             continue  # unfinished or unknown: not a result
+        if colour == "w":
+            points = 1.0 - points
         line_text = " ".join(t[5:])
         start = line_text.split(" moves ")[0]
         games[number] = (points, colour, start)

@@ -162,44 +162,41 @@ def count_openings(path):
         return sum(1 for line in f if line.strip())
 
 
-def engine_identity(binary):
-    """`sha256 <hex>` of an engine binary, plus `bench <nodes>` for a Kaname binary (a file
-    named kaname*): the node count of `kaname bench` is the search's signature, so the record
-    says which search played even when the binary was rebuilt since. A stale build copied
-    under the wrong name played a whole comparison on 2026-11-27 unnoticed; this is what shows
-    it."""
-    digest = hashlib.sha256(Path(binary).read_bytes()).hexdigest()
-    ident = f"sha256 {digest}"
-    if Path(binary).name.startswith("kaname"):
-        try:
-            r = subprocess.run([str(binary), "bench"], capture_output=True, text=True, timeout=120,
-                               stdin=subprocess.DEVNULL)
-            nodes = re.findall(r"^Nodes searched: (\d+)$", r.stdout + r.stderr, re.M)
-            ident += f" bench {nodes[-1]}" if nodes else " bench ?"
-        except (OSError, subprocess.TimeoutExpired):
-            ident += " bench ?"
-    return ident
+def kaname_bench(binary):
+    """The node count of `kaname bench` for a Kaname binary (a file named kaname*), the search's
+    signature; "?" if it gives none; None for another engine."""
+    if not Path(binary).name.startswith("kaname"):
+        return None
+    try:
+        r = subprocess.run([str(binary), "bench"], capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    nodes = re.findall(r"^Nodes searched: (\d+)$", r.stdout + r.stderr, re.M)
+    return nodes[-1] if nodes else "?"
 
 
 def record_engines(args, out):
-    """Appends each engine's identity to OUT/engines.txt, one line per engine and invocation.
-    A resumed run must play the binaries it started with: refuses when a hash differs from the
-    first one recorded for that role."""
+    """Appends each engine's identity to OUT/engines.txt, one line per engine and invocation:
+    `role path sha256 HEX [bench NODES]`. A resumed run must play the binaries it started with:
+    refuses when a hash differs from the first one recorded for that role. (A stale build copied
+    under the wrong name played a whole comparison on 2026-11-27 unnoticed; this shows it.)"""
     path = out / "engines.txt"
     first = {}
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
-            role, _, rest = line.partition(" ")
-            first.setdefault(role, rest.split(" bench")[0].split(" sha256 ")[-1])
+            m = re.match(r"(\S+) .* sha256 ([0-9a-f]{64})", line)
+            if m:
+                first.setdefault(m.group(1), m.group(2))
     lines = []
     for role, binary in (("cand", args.cand), ("base", args.base)):
         binary = Path(binary).resolve()
-        ident = engine_identity(binary)
-        digest = ident.split()[1]
+        digest = hashlib.sha256(binary.read_bytes()).hexdigest()
         if role in first and first[role] != digest:
             raise SystemExit(f"{binary} is not the {role} binary this run started with "
                              f"(sha256 {first[role][:12]}..., now {digest[:12]}...)")
-        lines.append(f"{role} {binary} {ident}")
+        bench = kaname_bench(binary)
+        lines.append(f"{role} {binary} sha256 {digest}" + (f" bench {bench}" if bench else ""))
     with open(path, "a", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     return lines
@@ -341,6 +338,18 @@ def elo_interval(scores):
     return elo_from_score(mean), (elo_from_score(hi) - elo_from_score(lo)) / 2
 
 
+def black_points(result):
+    """Black's points for a shogiarena game result, or None when it is not a result (ERROR,
+    INVALID, PAUSED, or an unfinished game)."""
+    if result.startswith("BLACK_WIN"):
+        return 1.0
+    if result.startswith("WHITE_WIN"):
+        return 0.0
+    if result.startswith("DRAW"):
+        return 0.5
+    return None
+
+
 def read_games(run_dir, cand):
     """Per game: (pair_key, candidate score or None, game_result). A `cand` that plays none of
     the games is an error: scored as "not black", it would report white's record."""
@@ -362,14 +371,7 @@ def read_games(run_dir, cand):
             pair_key = sched.get("pair_key")
         except (ValueError, TypeError, AttributeError):
             pass
-        if result.startswith("BLACK_WIN"):
-            black_score = 1.0
-        elif result.startswith("WHITE_WIN"):
-            black_score = 0.0
-        elif result.startswith("DRAW"):
-            black_score = 0.5
-        else:
-            black_score = None  # ERROR / INVALID / PAUSED: not a game result
+        black_score = black_points(result)
         score = None
         if black_score is not None:
             score = black_score if black == cand else 1.0 - black_score

@@ -16,14 +16,40 @@ use crate::{generate, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceType
 /// non-promotions both; never an illegal pawn-drop mate). When the side to move is itself in
 /// check, these are the evasions that give check.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
-    dispatch!(pos.variant(), V => checks_in::<V, false>(pos, list, None));
+    dispatch!(pos.variant(), V => checks_in::<V, false>(pos, list, None, Limit::NONE));
 }
 
 /// The moves of `generate_checks` that land next to the enemy king, plus the unpromoted knight
-/// moves (a knight checks from two ranks away), in the same order: the candidates of a cheap
-/// mate-in-one test, generated without producing the distant checks first.
+/// moves (a knight checks from two ranks away), in the same order, generated without producing
+/// the distant checks first: what `contact_mate_in_1` tries (it lists fewer, with `Limit`).
 pub fn generate_contact_checks(pos: &Position, list: &mut MoveList) {
-    dispatch!(pos.variant(), V => checks_in::<V, true>(pos, list, None));
+    dispatch!(pos.variant(), V => checks_in::<V, true>(pos, list, None, Limit::NONE));
+}
+
+/// Where the moves of `generate_contact_checks` may come from and land: a restriction that
+/// leaves out whole groups of checks without generating them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limit {
+    /// The squares next to the king a contact check by a board move may land on (knight
+    /// checks two ranks away are not limited).
+    pub land: Bitboard,
+    /// The squares next to the king a contact check by a drop may land on (knight drops are
+    /// not limited).
+    pub drop_land: Bitboard,
+    /// The board pieces that may move (drops are not limited).
+    pub movers: Bitboard,
+}
+
+impl Limit {
+    /// No restriction.
+    pub const NONE: Limit = Limit { land: Bitboard::ALL, drop_land: Bitboard::ALL, movers: Bitboard::ALL };
+}
+
+/// `generate_contact_checks` restricted to `limit`, and without the drops that leave one of
+/// the `free` flights unattacked (as `mating_candidates`; pawn drops are left out, a mating
+/// one being illegal). In check or in Sho shogi, the restrictions are not applied.
+pub(crate) fn contact_mating_candidates(pos: &Position, free: Bitboard, limit: Limit, list: &mut MoveList) {
+    dispatch!(pos.variant(), V => checks_in::<V, true>(pos, list, Some(free), limit));
 }
 
 /// Whether `generate_contact_checks` keeps `m` (`near`: the squares next to the enemy king).
@@ -38,7 +64,7 @@ fn is_contact(m: Move, near: Bitboard) -> bool {
 /// whether any legal check at all exists (the listed ones included).
 pub fn mating_candidates(pos: &Position, free: Bitboard, list: &mut MoveList) -> bool {
     debug_assert!(!pos.in_check());
-    dispatch!(pos.variant(), V => checks_in::<V, false>(pos, list, Some(free)))
+    dispatch!(pos.variant(), V => checks_in::<V, false>(pos, list, Some(free), Limit::NONE))
 }
 
 /// `checks_into`, inlined for standard shogi only: the variants' instances stay out of line, so
@@ -46,11 +72,16 @@ pub fn mating_candidates(pos: &Position, free: Bitboard, list: &mut MoveList) ->
 /// `generate_contact_checks` was called out of line and the mate-in-one screens of `bench` took
 /// 18M more instructions; callgrind, 2026-11-24).
 #[inline(always)]
-fn checks_in<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
+fn checks_in<V: Variant, const CONTACT: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    screen: Option<Bitboard>,
+    limit: Limit,
+) -> bool {
     if V::ID == VariantId::Shogi {
-        checks_into::<V, CONTACT>(pos, list, screen)
+        checks_into::<V, CONTACT>(pos, list, screen, limit)
     } else {
-        checks_out_of_line::<V, CONTACT>(pos, list, screen)
+        checks_out_of_line::<V, CONTACT>(pos, list, screen, limit)
     }
 }
 
@@ -59,14 +90,21 @@ fn checks_out_of_line<V: Variant, const CONTACT: bool>(
     pos: &Position,
     list: &mut MoveList,
     screen: Option<Bitboard>,
+    limit: Limit,
 ) -> bool {
-    checks_into::<V, CONTACT>(pos, list, screen)
+    checks_into::<V, CONTACT>(pos, list, screen, limit)
 }
 
 /// `generate_checks` (`screen == None`) or `mating_candidates` (`screen == Some(free)`) in the
-/// variant `V`; with `CONTACT`, only the moves `is_contact` keeps (`generate_contact_checks`).
+/// variant `V`; with `CONTACT`, only the moves `is_contact` keeps (`generate_contact_checks`),
+/// and of those only the ones `limit` allows.
 #[inline(always)]
-fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveList, screen: Option<Bitboard>) -> bool {
+fn checks_into<V: Variant, const CONTACT: bool>(
+    pos: &Position,
+    list: &mut MoveList,
+    screen: Option<Bitboard>,
+    limit: Limit,
+) -> bool {
     // In check (rare in a mate search: the root only) filter the evasions. In Sho shogi always
     // filter the legal moves: with two royals on one side the direct-check squares and the
     // discovered checks of a single king do not describe checks.
@@ -101,7 +139,8 @@ fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveL
     let rook_sq = rook_attacks(ksq, occ);
     let king_sq = king_attacks(ksq);
     // With CONTACT, the squares kept for moves of a piece that is not an unpromoted knight.
-    let contact = if CONTACT { king_sq } else { Bitboard::ALL };
+    let contact = if CONTACT { king_sq & limit.land } else { Bitboard::ALL };
+    let drop_contact = if CONTACT { king_sq & limit.drop_land } else { Bitboard::ALL };
     let check_squares = |pt: PieceType| -> Bitboard {
         match pt {
             PieceType::Pawn => pawn_sq,
@@ -130,6 +169,7 @@ fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveL
     // A far step piece discovering a check cannot land next to the king: no contact check.
     let far_discoverers = if CONTACT { Bitboard::EMPTY } else { discoverers };
     let movers = own.and_not(Bitboard::from_square(our_ksq)) & (far_reach | near(ksq) | far_discoverers);
+    let movers = if CONTACT { movers & limit.movers } else { movers };
     for from in movers {
         let pc = pos.piece_on(from);
         let pt = pc.kind();
@@ -213,7 +253,7 @@ fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveL
     if hand.has(PieceType::Lance) {
         // Lance check squares are in front of the king from our side, never on our last rank
         // unless the king stands beyond it, which cannot happen.
-        drops(PieceType::Lance, (lance_sq & empty & contact).and_not(V::DESC.far[us.index()][1]));
+        drops(PieceType::Lance, (lance_sq & empty & drop_contact).and_not(V::DESC.far[us.index()][1]));
     }
     if hand.has(PieceType::Knight) {
         drops(PieceType::Knight, (knight_sq & empty).and_not(V::DESC.far[us.index()][2]));
@@ -225,7 +265,7 @@ fn checks_into<V: Variant, const CONTACT: bool>(pos: &Position, list: &mut MoveL
         (PieceType::Rook, rook_sq),
     ] {
         if hand.has(pt) {
-            drops(pt, sq & empty & contact);
+            drops(pt, sq & empty & drop_contact);
         }
     }
     if unlisted || !list.is_empty() {

@@ -33,7 +33,9 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use checks::{generate_checks, generate_contact_checks};
 pub use color::Color;
 pub use hand::Hand;
-pub use mate1::{find_mate_in_1, first_mating_check, flights_left, free_flights, is_mate_after_check};
+pub use mate1::{
+    contact_mate_in_1, find_mate_in_1, first_mating_check, flights_left, free_flights, is_mate_after_check,
+};
 pub use movegen::{generate, generate_legal, is_pawn_drop_mate, pawn_drop_squares, GenKind};
 pub use moves::{Move, MoveList, MoveSink, StackList, FROM_OR_DROP_NB, MAX_MOVES};
 pub use notation::MoveError;

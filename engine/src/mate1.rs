@@ -8,7 +8,7 @@
 //! answers exactly what `!has_legal_move()` would after `do_move`.
 
 use crate::attacks::*;
-use crate::checks::mating_candidates;
+use crate::checks::{contact_mating_candidates, mating_candidates, Limit};
 use crate::variant::{dispatch, Variant};
 use crate::{generate_checks, Bitboard, Color, Move, MoveList, PieceType, Position, Square};
 
@@ -106,6 +106,115 @@ pub fn find_mate_in_1(pos: &mut Position) -> (Option<Move>, bool) {
     let free = free_flights(pos);
     let any = mating_candidates(pos, free, &mut list);
     (first_mating_check_with(pos, free, list.as_slice()), any)
+}
+
+/// A mate in one by a check landing next to the enemy king, or by a knight check: YaneuraOu's
+/// `mate_1ply`, the cheap test the search runs at interior and quiescence nodes (distant
+/// checks rarely mate; `find_mate_in_1` tries them too). A check next to the king that no
+/// other piece of the mover's side supports counts as refuted (the king takes it), even when
+/// it is a discovered check. The side to move must not be in check.
+///
+/// Most positions have no such mate, and most of them show it before any check is listed:
+/// the squares next to the king are looked at once each, and only the ones the mover's side
+/// already attacks can hold a supported checker; only the pieces attacking them can move
+/// there. Without such a square and without a knight check, the answer is none.
+pub fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
+    debug_assert!(!pos.in_check());
+    let (limit, free) = dispatch!(pos.variant(), V => contact_screen::<V>(pos))?;
+    let mut checks = MoveList::new();
+    contact_mating_candidates(pos, free, limit, &mut checks);
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(!us);
+    let near = king_attacks(ksq);
+    for &m in checks.iter() {
+        // A contact checker the king can take gives no mate; cheaper to see than the rest.
+        if near.contains(m.to()) && !supported_after(pos, m, ksq) {
+            continue;
+        }
+        if flights_left(pos, free, m).any() {
+            continue;
+        }
+        if is_mate_after_check(pos, m) {
+            return Some(m);
+        }
+    }
+    None
+}
+
+/// What `contact_mate_in_1` may try in the variant `V`: the limit on the contact checks worth
+/// listing, and the enemy king's free flights; `None` when no contact or knight check can be
+/// supported. A check next to the king needs another piece of the mover's side on that
+/// square: one more for a drop, and for a board move a second attacker or a slider behind the
+/// mover. The attacks on the king's flights are gathered piece by piece, one table lookup each
+/// (for a slider two): the step pieces that can reach them stand near the king.
+#[inline(always)]
+fn contact_screen<V: Variant>(pos: &Position) -> Option<(Limit, Bitboard)> {
+    // Sho shogi: a check that takes one of two royals binds the other; no flight is surely
+    // free and no check is left out.
+    if V::DESC.pseudo_royal {
+        return Some((Limit::NONE, Bitboard::EMPTY));
+    }
+    let us = pos.side_to_move();
+    let them = !us;
+    let ksq = pos.king_square(them);
+    let own = pos.pieces_of(us);
+    let occ = pos.occupied();
+    // The king is off the board, as it would be after stepping aside or taking the checker.
+    let occ_no_king = occ ^ ksq;
+    let flights = V::mask(king_attacks(ksq));
+    let sliders = own
+        & (pos.pieces_of_type(PieceType::Lance)
+            | pos.pieces_of_type(PieceType::Bishop)
+            | pos.pieces_of_type(PieceType::Rook)
+            | pos.pieces_of_type(PieceType::Horse)
+            | pos.pieces_of_type(PieceType::Dragon));
+    let (mut once, mut twice, mut behind, mut movers) =
+        (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
+    for p in own & (near(ksq) | sliders) {
+        let kind = pos.piece_on(p).kind();
+        let a = attacks_of(us, kind, p, occ_no_king) & flights;
+        if sliders.contains(p) {
+            // What it would reach through its own side's pieces: a lone attacker stepping onto
+            // such a square leaves this slider supporting it.
+            behind |= (attacks_of(us, kind, p, occ_no_king.and_not(own)) & flights).and_not(a);
+        }
+        if a.any() {
+            twice |= once & a;
+            once |= a;
+            movers |= Bitboard::from_square(p);
+        }
+    }
+    let free = flights.and_not(pos.pieces_of(them)).and_not(once);
+    let target = (flights & once).and_not(own);
+    let land = target & (twice | behind);
+    let hand = pos.hand(us);
+    let contact_drops = [PieceType::Lance, PieceType::Silver, PieceType::Gold, PieceType::Bishop, PieceType::Rook]
+        .into_iter()
+        .any(|pt| hand.has(pt));
+    let drop_land = if contact_drops { target.and_not(occ) } else { Bitboard::EMPTY };
+    // A knight checks from two ranks away and covers none of the king's flights: a free one
+    // stays free after a knight drop, and after a knight move unless it lies on a line
+    // through the square the knight leaves.
+    let knights = pos.pieces(us, PieceType::Knight);
+    let knight_squares = knight_attacks(them, ksq).and_not(own);
+    let knight_checks = (hand.has(PieceType::Knight) && free.is_empty())
+        || knights.iter().any(|k| {
+            (knight_attacks(us, k) & knight_squares).any() && free.and_not(rook_pseudo(k) | bishop_pseudo(k)).is_empty()
+        });
+    if land.is_empty() && drop_land.is_empty() && !knight_checks {
+        return None;
+    }
+    Some((Limit { land, drop_land, movers: movers | knights }, free))
+}
+
+/// Whether, after `m`, another piece of the mover's side attacks `m.to()` with the enemy king
+/// (on `ksq`) gone from its square: whether the king could not take the piece on `m.to()`.
+#[inline]
+fn supported_after(pos: &Position, m: Move, ksq: Square) -> bool {
+    let to = Bitboard::from_square(m.to());
+    let from = if m.is_drop() { Bitboard::EMPTY } else { Bitboard::from_square(m.from()) };
+    let occ = ((pos.occupied() & !from) | to) & !Bitboard::from_square(ksq);
+    (pos.attackers_to(pos.side_to_move(), m.to(), occ) & !from).any()
 }
 
 /// The board after `m` as seen by the defender: occupancy, the attacker's moved piece, and
@@ -266,6 +375,69 @@ mod tests {
         assert_eq!(first_mating_check(pos, checks.as_slice()), first, "{}", pos.to_sfen());
         assert_eq!(find_mate_in_1(pos), (first, !checks.is_empty()), "{}", pos.to_sfen());
         (checks.len(), mates)
+    }
+
+    /// `contact_mate_in_1` against its definition: a check of `generate_contact_checks` that
+    /// leaves no legal move when played (a mating checker next to the king is supported, since
+    /// the king cannot take it). Returns whether there was one.
+    fn compare_contact(pos: &mut Position) -> bool {
+        let mut checks = MoveList::new();
+        crate::generate_contact_checks(pos, &mut checks);
+        let want: Vec<Move> = checks
+            .iter()
+            .copied()
+            .filter(|&m| {
+                pos.do_move(m);
+                let mated = !pos.has_legal_move();
+                pos.undo_move(m);
+                mated
+            })
+            .collect();
+        match contact_mate_in_1(pos) {
+            Some(m) => assert!(want.contains(&m), "{}: {m} is not among {want:?}", pos.to_sfen()),
+            None => assert!(want.is_empty(), "{}: missed {want:?}", pos.to_sfen()),
+        }
+        !want.is_empty()
+    }
+
+    #[test]
+    fn contact_mate_in_1_finds_exactly_the_supported_contact_and_knight_mates() {
+        for (sfen, mate) in [
+            // A gold drop supported by a pawn; the same gold unsupported; a knight drop.
+            ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", true),
+            ("4k4/9/9/9/9/9/9/9/4K4 b G 1", false),
+            ("7lk/7nl/9/9/9/9/9/9/K8 b N 1", true),
+            // The promoted lance on 7c steps to 8b, supported only by the dragon behind it.
+            ("k5+b2/4p4/2+L2pP2/9/3G+B2N1/g6G1/3R2pP1/1+l2P4/P+s1P2K2 b 2S5Prgs3nl5p 166", true),
+        ] {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            assert_eq!(compare_contact(&mut pos), mate, "{sfen}");
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
+        let (mut positions, mut mates) = (0, 0);
+        for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
+            let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else {
+                continue;
+            };
+            if !pos.in_check() {
+                mates += compare_contact(&mut pos) as usize;
+                positions += 1;
+            }
+            if i % 5 == 0 {
+                let mut all = MoveList::new();
+                crate::generate(&pos, crate::GenKind::All, &mut all);
+                for &mv in all.iter() {
+                    pos.do_move(mv);
+                    if !pos.in_check() {
+                        mates += compare_contact(&mut pos) as usize;
+                        positions += 1;
+                    }
+                    pos.undo_move(mv);
+                }
+            }
+        }
+        assert!(positions > 100_000 && mates > 1_000, "only {positions} positions, {mates} with a mate");
     }
 
     #[test]

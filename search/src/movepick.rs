@@ -229,7 +229,7 @@ impl MovePicker {
                         let m = self.list.0.as_mut_slice()[self.cur].m;
                         self.cur += 1;
                         // Late move pruning drops checks too: they are ordered early instead
-                        // (`CHECK_BONUS`), and at depth >= 2 the mate-in-one probe runs first.
+                        // (`CHECK_BONUS`), and the mate-in-one probe runs first.
                         if m != self.tt_move && !self.refutations.contains(&m) && !self.skip_quiets {
                             return Some(m);
                         }

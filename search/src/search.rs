@@ -23,47 +23,6 @@ fn tt_cuts(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
         }
 }
 
-/// A mate in one by a check landing next to the enemy king (or a knight check): YaneuraOu's
-/// cheap interior-node test. Distant checks rarely mate and would cost a move each to try;
-/// the full `mate::mate_in_1` and the df-pn solver cover them at the root.
-fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
-    let mut checks = engine::MoveList::new();
-    engine::generate_contact_checks(pos, &mut checks);
-    let us = pos.side_to_move();
-    let ksq = pos.king_square(!us);
-    let near = engine::attacks::king_attacks(ksq);
-    let mut free = None;
-    for &m in checks.iter() {
-        // The list holds only contact checks and knight checks (a knight cannot be taken by
-        // the king it checks). A contact checker the king can take gives no mate, and that
-        // is cheaper to see than the screens below.
-        if near.contains(m.to()) && !supported_after(pos, m, ksq) {
-            continue;
-        }
-        // Exact screens of `first_mating_check`, cheaper than playing the check: a flight
-        // that surely stays free, then the static mate test.
-        let free = *free.get_or_insert_with(|| engine::free_flights(pos));
-        if engine::flights_left(pos, free, m).any() {
-            continue;
-        }
-        if engine::is_mate_after_check(pos, m) {
-            return Some(m);
-        }
-    }
-    None
-}
-
-/// Whether, after `m`, another piece of the mover's side attacks `m.to()` with the enemy king
-/// (on `ksq`) gone from its square: that is, whether the king could not take the piece on
-/// `m.to()` (the first escape `has_evasion` tries).
-#[inline]
-fn supported_after(pos: &Position, m: Move, ksq: engine::Square) -> bool {
-    let to = engine::Bitboard::from_square(m.to());
-    let from = if m.is_drop() { engine::Bitboard::EMPTY } else { engine::Bitboard::from_square(m.from()) };
-    let occ = ((pos.occupied() & !from) | to) & !engine::Bitboard::from_square(ksq);
-    (pos.attackers_to(pos.side_to_move(), m.to(), occ) & !from).any()
-}
-
 /// A root move with what the last iteration learned about it.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -459,14 +418,8 @@ impl Worker {
         }
 
         // Shogi is decided by mating races: look for a mate in one before anything else.
-        if !root && !in_check && tt.is_none() && depth >= 2 && excluded == Move::NONE {
-            if let Some(m) = contact_mate_in_1(pos) {
-                let v = mate_in(ply + 1);
-                shared.tt.store(key, tt_entry(m, v, ply, VALUE_NONE, depth + 6, Bound::Exact));
-                if pv_node {
-                    self.pv[ply].clear();
-                    self.pv[ply].push(m);
-                }
+        if !root && !in_check && tt.is_none() && excluded == Move::NONE {
+            if let Some(v) = self.mate_in_1(pos, shared, ply, pv_node, depth + 6) {
                 return v;
             }
         }
@@ -802,6 +755,29 @@ impl Worker {
         }
     }
 
+    /// YaneuraOu's mate-in-one probe (`engine::contact_mate_in_1`: contact and knight checks):
+    /// the mate's value, the mate stored in the table at `tt_depth` and made the PV at a PV
+    /// node. Shogi is decided by mating races, and neither a material evaluation nor a
+    /// captures-only quiescence sees a mate one move away.
+    #[inline]
+    fn mate_in_1(
+        &mut self,
+        pos: &mut Position,
+        shared: &Shared,
+        ply: usize,
+        pv_node: bool,
+        tt_depth: i32,
+    ) -> Option<Value> {
+        let m = engine::contact_mate_in_1(pos)?;
+        let v = mate_in(ply + 1);
+        shared.tt.store(pos.key(), tt_entry(m, v, ply, VALUE_NONE, tt_depth, Bound::Exact));
+        if pv_node {
+            self.pv[ply].clear();
+            self.pv[ply].push(m);
+        }
+        Some(v)
+    }
+
     /// Draws, perpetual checks, entering-king wins and the move limit, judged before searching.
     fn rule_value(&self, pos: &Position, shared: &Shared, ply: usize) -> Option<Value> {
         match pos.repetition(ply) {
@@ -922,6 +898,14 @@ impl Worker {
         let stand_pat = if in_check { raw_stand_pat } else { self.corrected(raw_stand_pat, pos, correction_keys(pos)) };
         if stand_pat >= beta {
             return stand_pat;
+        }
+        // At the horizon too, where only captures would follow: the mate threat a quiet move
+        // left behind shows here. Not where standing pat already fails high (most quiescence
+        // nodes): a mate would only fail higher.
+        if !in_check && tt.is_none() {
+            if let Some(v) = self.mate_in_1(pos, shared, ply, pv_node, 0) {
+                return v;
+            }
         }
         let mut best_value = stand_pat;
         alpha = alpha.max(stand_pat);

@@ -244,39 +244,32 @@ fn check_checks_and_mates(pos: &mut Position, legal: &[Move]) -> usize {
     want.sort_by_key(|m| m.raw());
     got.sort_by_key(|m| m.raw());
     assert_eq!(got, want, "{}", pos.to_sfen());
-    let mut first = None;
-    let mut mates = 0;
+    let mut mating = Vec::new();
     for &m in &in_order {
         pos.do_move(m);
         let mated = !pos.has_legal_move();
         pos.undo_move(m);
         assert_eq!(engine::is_mate_after_check(pos, m), mated, "{} {m}", pos.to_sfen());
         if mated {
-            mates += 1;
-            first = first.or(Some(m));
+            mating.push(m);
         }
     }
+    let first = mating.first().copied();
     assert_eq!(engine::find_mate_in_1(pos), (first, !in_order.is_empty()), "{}", pos.to_sfen());
     // The search's cheap probe: a mate by a check next to the king or a knight check, if any.
     if !pos.in_check() {
         let near = engine::attacks::king_attacks(pos.king_square(!pos.side_to_move()));
-        let contact_mates: Vec<Move> = in_order
+        let contact_mates: Vec<Move> = mating
             .iter()
             .copied()
             .filter(|&m| near.contains(m.to()) || m.piece_after().kind() == engine::PieceType::Knight)
-            .filter(|&m| {
-                pos.do_move(m);
-                let mated = !pos.has_legal_move();
-                pos.undo_move(m);
-                mated
-            })
             .collect();
         match engine::contact_mate_in_1(pos) {
             Some(m) => assert!(contact_mates.contains(&m), "{} {m} {contact_mates:?}", pos.to_sfen()),
             None => assert!(contact_mates.is_empty(), "{} missed {contact_mates:?}", pos.to_sfen()),
         }
     }
-    mates
+    mating.len()
 }
 
 fn sho(sfen: &str) -> Position {

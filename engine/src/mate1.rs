@@ -127,8 +127,10 @@ pub fn contact_mate_in_1(pos: &mut Position) -> Option<Move> {
     let ksq = pos.king_square(!us);
     let near = king_attacks(ksq);
     for &m in checks.iter() {
-        // A contact checker the king can take gives no mate; cheaper to see than the rest.
-        if near.contains(m.to()) && !supported_after(pos, m, ksq) {
+        // A contact checker the king can take gives no mate; cheaper to see than the rest. A
+        // drop is listed only where the screen found a supporter, and a drop blocks no line
+        // to its own square: only board moves need the test.
+        if !m.is_drop() && near.contains(m.to()) && !supported_after(pos, m, ksq) {
             continue;
         }
         if flights_left(pos, free, m).any() {
@@ -407,7 +409,7 @@ mod tests {
             ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", true),
             ("4k4/9/9/9/9/9/9/9/4K4 b G 1", false),
             ("7lk/7nl/9/9/9/9/9/9/K8 b N 1", true),
-            // The promoted lance on 7c steps to 8b, supported only by the dragon behind it.
+            // The promoted lance on 7c steps to 8b, supported only by the horse on 5e behind it.
             ("k5+b2/4p4/2+L2pP2/9/3G+B2N1/g6G1/3R2pP1/1+l2P4/P+s1P2K2 b 2S5Prgs3nl5p 166", true),
         ] {
             let mut pos = Position::from_sfen(sfen).unwrap();

@@ -379,6 +379,29 @@ mod tests {
         (checks.len(), mates)
     }
 
+    /// Calls `visit` on every position of `tests/data/legal_moves.txt` and on every child (after
+    /// each pseudo-legal move) of every fifth one: the fixture's positions are mostly quiet, the
+    /// children hold the checks and mates.
+    fn for_fixture_positions_and_children(mut visit: impl FnMut(&mut Position)) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
+        for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
+            let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else {
+                continue;
+            };
+            visit(&mut pos);
+            if i % 5 == 0 {
+                let mut all = MoveList::new();
+                crate::generate(&pos, crate::GenKind::All, &mut all);
+                for &mv in all.iter() {
+                    pos.do_move(mv);
+                    visit(&mut pos);
+                    pos.undo_move(mv);
+                }
+            }
+        }
+    }
+
     /// `contact_mate_in_1` against its definition: a check of `generate_contact_checks` that
     /// leaves no legal move when played (a mating checker next to the king is supported, since
     /// the king cannot take it). Returns whether there was one.
@@ -415,30 +438,13 @@ mod tests {
             let mut pos = Position::from_sfen(sfen).unwrap();
             assert_eq!(compare_contact(&mut pos), mate, "{sfen}");
         }
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
-        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
         let (mut positions, mut mates) = (0, 0);
-        for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
-            let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else {
-                continue;
-            };
+        for_fixture_positions_and_children(|pos| {
             if !pos.in_check() {
-                mates += compare_contact(&mut pos) as usize;
+                mates += compare_contact(pos) as usize;
                 positions += 1;
             }
-            if i % 5 == 0 {
-                let mut all = MoveList::new();
-                crate::generate(&pos, crate::GenKind::All, &mut all);
-                for &mv in all.iter() {
-                    pos.do_move(mv);
-                    if !pos.in_check() {
-                        mates += compare_contact(&mut pos) as usize;
-                        positions += 1;
-                    }
-                    pos.undo_move(mv);
-                }
-            }
-        }
+        });
         assert!(positions > 100_000 && mates > 1_000, "only {positions} positions, {mates} with a mate");
     }
 
@@ -462,28 +468,12 @@ mod tests {
 
     #[test]
     fn fixture_positions_and_children() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
-        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");
         let (mut checks, mut mates) = (0, 0);
-        for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
-            let Ok(mut pos) = Position::from_sfen(line.split('\t').next().unwrap()) else {
-                continue;
-            };
-            let (c, m) = compare(&mut pos);
+        for_fixture_positions_and_children(|pos| {
+            let (c, m) = compare(pos);
             checks += c;
             mates += m;
-            if i % 5 == 0 {
-                let mut all = MoveList::new();
-                crate::generate(&pos, crate::GenKind::All, &mut all);
-                for &mv in all.iter() {
-                    pos.do_move(mv);
-                    let (c, m) = compare(&mut pos);
-                    checks += c;
-                    mates += m;
-                    pos.undo_move(mv);
-                }
-            }
-        }
+        });
         assert!(checks > 100_000 && mates > 1_000, "only {checks} checks, {mates} mates compared");
     }
 }

@@ -146,6 +146,14 @@ impl Histories {
         update(&mut self.continuation[prev_piece][prev_to][piece][to], bonus);
     }
 
+    /// The continuation histories' verdict on quiet `m` after the moves `keys` names (the last
+    /// two plies'; a missing one counts zero), as the move picker sums them.
+    #[inline]
+    pub fn continuation_of(&self, keys: [Option<(usize, usize)>; 2], m: Move) -> i32 {
+        let (pc, to) = (m.piece_after().index(), m.to().index());
+        keys.iter().flatten().map(|&(ppc, pto)| self.continuation[ppc][pto][pc][to] as i32).sum()
+    }
+
     /// The butterfly history of `m` for `c`.
     #[inline]
     pub fn main_of(&self, c: Color, m: Move) -> i32 {
@@ -170,6 +178,28 @@ pub fn stat_malus(tune: &crate::tune::Tune, depth: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn continuation_verdict_sums_the_two_plies_tables_and_reads_a_missing_one_as_zero() {
+        use engine::{generate, GenKind, MoveList, Position, START_SFEN};
+        let pos = Position::from_sfen(START_SFEN).unwrap();
+        let mut moves = MoveList::new();
+        generate(&pos, GenKind::All, &mut moves);
+        let (m, other) = (moves.as_slice()[0], moves.as_slice()[1]);
+        let (pc, to) = (m.piece_after().index(), m.to().index());
+        let mut h = Histories::default();
+        let (k1, k2) = ((3, 40), (17, 8));
+        h.update_continuation(k1.0, k1.1, pc, to, 1000);
+        h.update_continuation(k2.0, k2.1, pc, to, -300);
+        let (a, b) = (h.continuation[k1.0][k1.1][pc][to] as i32, h.continuation[k2.0][k2.1][pc][to] as i32);
+        assert!(a > 0 && b < 0);
+        assert_eq!(h.continuation_of([Some(k1), Some(k2)], m), a + b);
+        assert_eq!(h.continuation_of([Some(k1), None], m), a);
+        assert_eq!(h.continuation_of([None, None], m), 0);
+        // Another move after the same two is untouched, unless it shares the piece and square.
+        let same = other.piece_after() == m.piece_after() && other.to() == m.to();
+        assert_eq!(h.continuation_of([Some(k1), Some(k2)], other) == 0, !same);
+    }
 
     #[test]
     fn fresh_tables_are_empty() {

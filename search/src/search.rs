@@ -23,6 +23,19 @@ fn tt_cuts(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
         }
 }
 
+/// Whether a stored value with this bound is a better estimate of the node than its static
+/// evaluation `eval`: the bound says the true value lies beyond the evaluation, on its side.
+fn tt_refines(bound: Bound, value: Value, eval: Value) -> bool {
+    value != VALUE_NONE
+        && value.abs() < VALUE_MATE_IN_MAX_PLY
+        && match bound {
+            Bound::Exact => true,
+            Bound::Lower => value > eval,
+            Bound::Upper => value < eval,
+            Bound::None => false,
+        }
+}
+
 /// A root move with what the last iteration learned about it.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -435,9 +448,15 @@ impl Worker {
         // The evaluation corrected by what earlier searches of similar positions found; the
         // table keeps the raw value.
         let corr_keys = correction_keys(pos);
-        let eval = if in_check { VALUE_NONE } else { self.corrected(raw_eval, pos, corr_keys) };
-        self.stack[ply].static_eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        let static_eval = if in_check { VALUE_NONE } else { self.corrected(raw_eval, pos, corr_keys) };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        // The table's value is a better estimate than the evaluation where its bound says the
+        // truth lies beyond the evaluation (Stockfish's and YaneuraOu's): pruning judges by it.
+        let eval = match tt {
+            Some(d) if !in_check && excluded == Move::NONE && tt_refines(d.bound, tt_value, static_eval) => tt_value,
+            _ => static_eval,
+        };
         self.stack[ply + 1].killers = [Move::NONE; 2];
         let us = pos.side_to_move();
         let tune = &shared.options.tune;
@@ -514,7 +533,8 @@ impl Worker {
             .piece_to
             .filter(|_| ply > 0)
             .map_or(Move::NONE, |(pc, to)| self.hist.counter[pc][to]);
-        let mut picker = MovePicker::new(pos, tt_move, killers, counter, depth, self.cont_keys(ply));
+        let cont_keys = self.cont_keys(ply);
+        let mut picker = MovePicker::new(pos, tt_move, killers, counter, depth, cont_keys);
         let mut best_value = -VALUE_INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
@@ -554,10 +574,19 @@ impl Worker {
                 if !tactical && move_count >= lmp_limit {
                     picker.skip_quiets = true;
                 }
+                // The depth the move would be searched to after its late move reduction
+                // (Stockfish's and YaneuraOu's): a move reduced to nothing is judged as one.
+                let lmr_depth = (depth - 1 - base_r).max(0);
                 if !tactical && !gives_check {
-                    // The depth the move would be searched to after its late move reduction
-                    // (Stockfish's and YaneuraOu's): a move reduced to nothing is judged as one.
-                    let lmr_depth = (depth - 1 - base_r).max(0);
+                    // History pruning (Stockfish's and YaneuraOu's): a quiet that kept failing
+                    // after these two moves is dropped, and the better a quiet's history, the
+                    // deeper futility judges it.
+                    let cont = self.hist.continuation_of(cont_keys, m);
+                    if cont < -tune.hist_prune * depth {
+                        continue;
+                    }
+                    let history = cont + 2 * self.hist.main_of(us, m);
+                    let lmr_depth = (depth - 1 - base_r + history / tune.hist_fut_div.max(1)).max(0);
                     let futility = eval + tune.fut_base + tune.fut_margin * lmr_depth;
                     if move_count > 1 && lmr_depth <= tune.fut_depth && !in_check && futility <= alpha {
                         // The pruned move could have reached about this much: the node's
@@ -570,8 +599,24 @@ impl Worker {
                     if lmr_depth <= 6 && !pos.see_ge(m, -tune.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if depth <= 6 && !pos.see_ge(m, -tune.see_tactical * depth) {
-                    continue;
+                } else {
+                    // Capture futility (Stockfish's and YaneuraOu's): a capture or promotion
+                    // whose gain, with a margin for the depth it would keep, still leaves the
+                    // evaluation below alpha. Not for checks, which may start a mating attack.
+                    if !gives_check && !in_check && lmr_depth < tune.cf_depth {
+                        let captured = pos.piece_on(m.to()).kind_opt();
+                        let cap_hist = captured.map_or(0, |c| {
+                            self.hist.capture[m.piece_after().index()][m.to().index()][c.index()] as i32
+                        });
+                        if eval + tune.cf_base + tune.cf_margin * lmr_depth + eval::move_gain(pos, m) + cap_hist / 32
+                            <= alpha
+                        {
+                            continue;
+                        }
+                    }
+                    if depth <= 6 && !pos.see_ge(m, -tune.see_tactical * depth) {
+                        continue;
+                    }
                 }
             }
 
@@ -691,9 +736,10 @@ impl Worker {
         if !in_check
             && (best_move == Move::NONE || !is_tactical(pos, best_move))
             && best_value.abs() < VALUE_MATE_IN_MAX_PLY
-            && ((best_value < eval && best_value < beta) || (best_value > eval && best_move != Move::NONE))
+            && ((best_value < static_eval && best_value < beta)
+                || (best_value > static_eval && best_move != Move::NONE))
         {
-            let bonus = (best_value - eval) * depth / 8;
+            let bonus = (best_value - static_eval) * depth / 8;
             self.hist.update_correction(us.index(), corr_keys, bonus);
         }
         if !root || self.pv_idx == 0 {
@@ -895,7 +941,15 @@ impl Worker {
         } else {
             self.static_eval(pos, ply)
         };
-        let stand_pat = if in_check { raw_stand_pat } else { self.corrected(raw_stand_pat, pos, correction_keys(pos)) };
+        let static_eval =
+            if in_check { raw_stand_pat } else { self.corrected(raw_stand_pat, pos, correction_keys(pos)) };
+        // As in the main search, the table's value where it says more than the evaluation;
+        // delta pruning below still judges captures from the evaluation.
+        let stand_pat = if !in_check && tt.is_some_and(|d| tt_refines(d.bound, tt_value, static_eval)) {
+            tt_value
+        } else {
+            static_eval
+        };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -919,8 +973,8 @@ impl Worker {
             if !in_check {
                 // Delta pruning, then losing exchanges.
                 let delta = shared.options.tune.qs_delta;
-                if stand_pat + gain + delta <= alpha && !pos.gives_check(m) {
-                    best_value = best_value.max(stand_pat + gain + delta);
+                if static_eval + gain + delta <= alpha && !pos.gives_check(m) {
+                    best_value = best_value.max(static_eval + gain + delta);
                     continue;
                 }
                 if !pos.see_ge(m, 0) {
@@ -954,5 +1008,28 @@ impl Worker {
         let stored_eval = if in_check { VALUE_NONE } else { raw_stand_pat };
         shared.tt.store(key, tt_entry(best_move, best_value, ply, stored_eval, 0, bound));
         best_value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_refines_the_evaluation_only_on_the_side_its_bound_vouches_for() {
+        // A lower bound above the evaluation, an upper bound below it, an exact value: better.
+        assert!(tt_refines(Bound::Lower, 120, 100));
+        assert!(tt_refines(Bound::Upper, 80, 100));
+        assert!(tt_refines(Bound::Exact, 80, 100));
+        assert!(tt_refines(Bound::Exact, 120, 100));
+        // A bound on the other side says nothing the evaluation does not.
+        assert!(!tt_refines(Bound::Lower, 80, 100));
+        assert!(!tt_refines(Bound::Upper, 120, 100));
+        assert!(!tt_refines(Bound::Lower, 100, 100));
+        // No value, no bound, or a mate score (a proof, not an estimate): never.
+        assert!(!tt_refines(Bound::None, 120, 100));
+        assert!(!tt_refines(Bound::Exact, VALUE_NONE, 100));
+        assert!(!tt_refines(Bound::Lower, mate_in(5), 100));
+        assert!(!tt_refines(Bound::Upper, mated_in(5), 100));
     }
 }

@@ -55,6 +55,11 @@ tunables! {
     fut_depth: 8, 3, 14, 1, "Futility pruning of quiets applies up to this depth after the late move reduction.";
     fut_base: 120, 20, 300, 12, "Futility margin for quiets, constant part.";
     fut_margin: 110, 40, 250, 10, "Futility margin for quiets per ply of depth after the late move reduction.";
+    hist_prune: 2000, 500, 6000, 250, "Quiets whose continuation history is below -this x depth are pruned.";
+    hist_fut_div: 3000, 1000, 8000, 250, "Futility and exchange pruning judge a quiet one ply deeper per this much history (continuation plus twice butterfly).";
+    cf_depth: 7, 2, 12, 1, "Capture futility applies below this depth after the late move reduction.";
+    cf_base: 110, 20, 400, 12, "Capture futility margin, constant part (added to the capture's gain).";
+    cf_margin: 100, 30, 300, 10, "Capture futility margin per ply of depth after the late move reduction.";
     see_quiet: 25, 5, 80, 4, "Quiets losing more than this x d^2 in exchange are pruned, d the depth after the late move reduction (d <= 6).";
     see_tactical: 120, 40, 300, 12, "Captures, pawn promotions and checks losing more than this x depth in exchange are pruned (depth <= 6).";
     lmr_base: 50, 0, 150, 10, "Late move reduction: constant part, in hundredths of a ply.";

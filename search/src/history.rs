@@ -3,7 +3,7 @@
 //! (a drop's "from" is 128 + its kind), as a drop and a board move to one square differ.
 
 use crate::hugemem::ZeroedArray;
-use engine::{Color, Move, FROM_OR_DROP_NB, PIECE_NB, SQUARE_COUNT};
+use engine::{Color, Move, PieceType, FROM_OR_DROP_NB, PIECE_NB, SQUARE_COUNT};
 
 /// History values stay within +-HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16384;
@@ -154,6 +154,19 @@ impl Histories {
         keys.iter().flatten().map(|&(ppc, pto)| self.continuation[ppc][pto][pc][to] as i32).sum()
     }
 
+    /// The capture history of `m` taking a `captured`: keyed by the piece as it lands, so a
+    /// capture that promotes has its own entry.
+    #[inline]
+    pub fn capture_of(&self, m: Move, captured: PieceType) -> i32 {
+        self.capture[m.piece_after().index()][m.to().index()][captured.index()] as i32
+    }
+
+    /// Gives capture `m` of a `captured` `bonus` (negative: a malus).
+    #[inline]
+    pub fn update_capture(&mut self, m: Move, captured: PieceType, bonus: i32) {
+        update(&mut self.capture[m.piece_after().index()][m.to().index()][captured.index()], bonus);
+    }
+
     /// The butterfly history of `m` for `c`.
     #[inline]
     pub fn main_of(&self, c: Color, m: Move) -> i32 {
@@ -199,6 +212,22 @@ mod tests {
         // Another move after the same two is untouched, unless it shares the piece and square.
         let same = other.piece_after() == m.piece_after() && other.to() == m.to();
         assert_eq!(h.continuation_of([Some(k1), Some(k2)], other) == 0, !same);
+    }
+
+    #[test]
+    fn capture_history_keeps_a_promoting_capture_apart_and_reads_what_it_wrote() {
+        use engine::{PieceType, Position};
+        // After 7g7f 3c3d: the bishops face each other, 8h2b+ and 8h2b both take.
+        let pos = Position::from_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3").unwrap();
+        let promote = pos.parse_usi_move("8h2b+").unwrap();
+        let plain = pos.parse_usi_move("8h2b").unwrap();
+        let mut h = Histories::default();
+        h.update_capture(promote, PieceType::Bishop, 1000);
+        assert!(h.capture_of(promote, PieceType::Bishop) > 0);
+        assert_eq!(h.capture_of(plain, PieceType::Bishop), 0, "the unpromoted capture has its own entry");
+        assert_eq!(h.capture_of(promote, PieceType::Rook), 0, "so has another victim");
+        h.update_capture(promote, PieceType::Bishop, -100_000);
+        assert!(h.capture_of(promote, PieceType::Bishop) < 0, "a malus lowers it");
     }
 
     #[test]

@@ -327,8 +327,7 @@ fn capture_score(pos: &Position, hist: &Histories, m: Move) -> i32 {
     if captured.is_empty() {
         return eval::piece_value(PieceType::ProPawn) - eval::piece_value(PieceType::Pawn);
     }
-    8 * eval::capture_gain(captured)
-        + hist.capture[m.piece_after().index()][m.to().index()][captured.kind().index()] as i32 / 16
+    8 * eval::capture_gain(captured) + hist.capture_of(m, captured.kind()) / 16
 }
 
 #[cfg(test)]

@@ -605,9 +605,7 @@ impl Worker {
                     // evaluation below alpha. Not for checks, which may start a mating attack.
                     if !gives_check && !in_check && lmr_depth < tune.cf_depth {
                         let captured = pos.piece_on(m.to()).kind_opt();
-                        let cap_hist = captured.map_or(0, |c| {
-                            self.hist.capture[m.piece_after().index()][m.to().index()][c.index()] as i32
-                        });
+                        let cap_hist = captured.map_or(0, |c| self.hist.capture_of(m, c));
                         if eval + tune.cf_base + tune.cf_margin * lmr_depth + eval::move_gain(pos, m) + cap_hist / 32
                             <= alpha
                         {
@@ -880,11 +878,11 @@ impl Worker {
                 self.quiet_bonus(us, ply, m, -malus);
             }
         } else if let Some(c) = pos.piece_on(best.to()).kind_opt() {
-            update(&mut self.hist.capture[best.piece_after().index()][best.to().index()][c.index()], bonus);
+            self.hist.update_capture(best, c, bonus);
         }
         for &m in captures {
             if let Some(c) = pos.piece_on(m.to()).kind_opt() {
-                update(&mut self.hist.capture[m.piece_after().index()][m.to().index()][c.index()], -malus);
+                self.hist.update_capture(m, c, -malus);
             }
         }
     }

@@ -385,7 +385,7 @@ impl Worker {
         shared: &Shared,
         mut alpha: Value,
         mut beta: Value,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         pv_node: bool,
         cut_node: bool,
@@ -528,6 +528,14 @@ impl Worker {
             }
         }
 
+        // Internal iterative reduction (Stockfish's and YaneuraOu's): a node expected to matter
+        // that the table knows nothing of is searched a ply shallower; the next visit finds
+        // the move this one stores.
+        if !root && (pv_node || cut_node) && depth >= tune.iir_depth && tt_move == Move::NONE && excluded == Move::NONE
+        {
+            depth -= 1;
+        }
+
         let killers = self.stack[ply].killers;
         let counter = self.stack[ply.wrapping_sub(1).min(MAX_PLY)]
             .piece_to
@@ -543,6 +551,7 @@ impl Worker {
         let mut captures_tried: [Move; 32] = [Move::NONE; 32];
         let mut n_captures = 0;
         let mut root_i = self.pv_idx;
+        let tt_capture = tt_move != Move::NONE && is_tactical(pos, tt_move);
 
         loop {
             let m = if root {
@@ -568,6 +577,14 @@ impl Worker {
             // The move's late move reduction before the node's adjustments: pruning judges the
             // depth it would leave, and the reduction below starts from it.
             let base_r = reduction(&self.reductions, depth, move_count);
+            // A quiet's history, twice butterfly plus continuation (Stockfish's statScore):
+            // pruning and the reduction below both judge by it.
+            let (cont, history) = if tactical {
+                (0, 0)
+            } else {
+                let cont = self.hist.continuation_of(cont_keys, m);
+                (cont, cont + 2 * self.hist.main_of(us, m))
+            };
 
             if !root && best_value > -VALUE_MATE_IN_MAX_PLY {
                 let lmp_limit = (tune.lmp_base + depth * depth) as usize / (2 - improving as usize);
@@ -581,11 +598,9 @@ impl Worker {
                     // History pruning (Stockfish's and YaneuraOu's): a quiet that kept failing
                     // after these two moves is dropped, and the better a quiet's history, the
                     // deeper futility judges it.
-                    let cont = self.hist.continuation_of(cont_keys, m);
                     if cont < -tune.hist_prune * depth {
                         continue;
                     }
-                    let history = cont + 2 * self.hist.main_of(us, m);
                     let lmr_depth = (depth - 1 - base_r + history / tune.hist_fut_div.max(1)).max(0);
                     let futility = eval + tune.fut_base + tune.fut_margin * lmr_depth;
                     if move_count > 1 && lmr_depth <= tune.fut_depth && !in_check && futility <= alpha {
@@ -641,9 +656,12 @@ impl Worker {
             if depth >= 3 && move_count > 1 + pv_node as usize && (!tactical || cut_node) {
                 let mut r = base_r;
                 r += tune.lmr_cut * cut_node as i32 - pv_node as i32 - improving as i32;
+                // A quiet is reduced less the better its history, butterfly and continuation
+                // (Stockfish's and YaneuraOu's statScore), and more where the hash move is a
+                // capture: the node's fate likely lies with that capture.
                 if !tactical {
-                    let h = self.hist.main_of(us, m);
-                    r -= h / tune.lmr_history_div.max(1);
+                    r -= history / tune.lmr_history_div.max(1);
+                    r += tt_capture as i32;
                 }
                 if gives_check {
                     r -= tune.lmr_check;
@@ -651,7 +669,14 @@ impl Worker {
                 let d = (new_depth - r).clamp(1, new_depth);
                 v = -self.search(pos, shared, -alpha - 1, -alpha, d, ply + 1, false, true);
                 if v > alpha && d < new_depth {
-                    v = -self.search(pos, shared, -alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+                    // The reduced search's margin decides the full one's depth (Stockfish's
+                    // and YaneuraOu's deeper and shallower re-search).
+                    let deeper = v > best_value + tune.lmr_deeper;
+                    let shallower = v < best_value + 9;
+                    let full = new_depth + deeper as i32 - shallower as i32;
+                    if full > d {
+                        v = -self.search(pos, shared, -alpha - 1, -alpha, full, ply + 1, false, !cut_node);
+                    }
                 }
             } else if !pv_node || move_count > 1 {
                 v = -self.search(pos, shared, -alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);

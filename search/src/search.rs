@@ -578,8 +578,9 @@ impl Worker {
             // depth it would leave, and the reduction below starts from it.
             let base_r = reduction(&self.reductions, depth, move_count);
             // A quiet's history, twice butterfly plus continuation (Stockfish's statScore):
-            // pruning and the reduction below both judge by it.
-            let (cont, history) = if tactical {
+            // pruning and the reduction below both judge by it. The first move is neither
+            // pruned nor reduced: its history is not read.
+            let (cont, history) = if tactical || move_count == 1 {
                 (0, 0)
             } else {
                 let cont = self.hist.continuation_of(cont_keys, m);

@@ -673,7 +673,7 @@ impl Worker {
                     // The reduced search's margin decides the full one's depth (Stockfish's
                     // and YaneuraOu's deeper and shallower re-search).
                     let deeper = v > best_value + tune.lmr_deeper;
-                    let shallower = v < best_value + 9;
+                    let shallower = v < best_value + tune.lmr_shallower;
                     let full = new_depth + deeper as i32 - shallower as i32;
                     if full > d {
                         v = -self.search(pos, shared, -alpha - 1, -alpha, full, ply + 1, false, !cut_node);

@@ -68,6 +68,7 @@ tunables! {
     lmr_check: 1, 0, 3, 1, "Late move reduction: plies less for a move that gives check.";
     lmr_history_div: 10000, 3000, 24000, 700, "Late move reduction: one ply less per this much quiet history (twice butterfly plus continuation).";
     lmr_deeper: 48, 10, 150, 6, "Late move reduction: a re-search goes a ply deeper when the reduced search beat the best value by this much.";
+    lmr_shallower: 9, 0, 60, 3, "Late move reduction: a re-search goes a ply shallower when the reduced search beat the best value by less than this.";
     iir_depth: 6, 3, 12, 1, "Internal iterative reduction: from this depth, a PV or cut node without a hash move is searched a ply shallower.";
     se_depth: 6, 4, 12, 1, "Singular extension: tried from this depth.";
     se_margin: 70, 16, 256, 12, "Singular extension: the bound is the hash value less this x depth / 64.";

@@ -15,7 +15,8 @@ on the line before.
 
 Before the games it appends each engine's identity to `OUT/engines.txt`: the binary's SHA-256
 and, for a Kaname binary (named `kaname*`), its `kaname bench` node count, the search's
-signature. `--resume` refuses a binary whose hash differs from the one the run started with.
+signature; a resumed run adds no line the file already holds. `--resume` refuses a binary whose
+hash differs from the one the run started with.
 
 Usage (run from the repository root; prefix `nice -n 15` on shared machines):
 
@@ -177,17 +178,18 @@ def kaname_bench(binary):
 
 
 def record_engines(args, out):
-    """Appends each engine's identity to OUT/engines.txt, one line per engine and invocation:
-    `role path sha256 HEX [bench NODES]`. A resumed run must play the binaries it started with:
-    refuses when a hash differs from the first one recorded for that role. (A stale build copied
-    under the wrong name played a whole comparison on 2026-11-27 unnoticed; this shows it.)"""
+    """Appends each engine's identity to OUT/engines.txt, one line per engine:
+    `role path sha256 HEX [bench NODES]`; a resumed run adds no line it already holds. A resumed
+    run must play the binaries it started with: refuses when a hash differs from the first one
+    recorded for that role. (A stale build copied under the wrong name played a whole comparison
+    on 2026-11-27 unnoticed; this shows it.)"""
     path = out / "engines.txt"
     first = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            m = re.match(r"(\S+) .* sha256 ([0-9a-f]{64})", line)
-            if m:
-                first.setdefault(m.group(1), m.group(2))
+    known = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    for line in known:
+        m = re.match(r"(\S+) .* sha256 ([0-9a-f]{64})", line)
+        if m:
+            first.setdefault(m.group(1), m.group(2))
     lines = []
     for role, binary in (("cand", args.cand), ("base", args.base)):
         binary = Path(binary).resolve()
@@ -197,8 +199,10 @@ def record_engines(args, out):
                              f"(sha256 {first[role][:12]}..., now {digest[:12]}...)")
         bench = kaname_bench(binary)
         lines.append(f"{role} {binary} sha256 {digest}" + (f" bench {bench}" if bench else ""))
-    with open(path, "a", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+    new = [line for line in lines if line not in known]
+    if new:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write("\n".join(new) + "\n")
     return lines
 
 

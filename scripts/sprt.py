@@ -179,27 +179,30 @@ def kaname_bench(binary):
 
 def record_engines(args, out):
     """Appends each engine's identity to OUT/engines.txt, one line per engine:
-    `role path sha256 HEX [bench NODES]`; a resumed run adds no line it already holds. A resumed
-    run must play the binaries it started with: refuses when a hash differs from the first one
-    recorded for that role. (A stale build copied under the wrong name played a whole comparison
+    `role path sha256 HEX [bench NODES]`. A resumed run must play the binaries it started with:
+    refuses when a hash differs from the first one recorded for that role, and otherwise reuses
+    that role's line (no second `kaname bench`, no second copy). (A stale build copied under the wrong name played a whole comparison
     on 2026-11-27 unnoticed; this shows it.)"""
     path = out / "engines.txt"
-    first = {}
-    known = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-    for line in known:
-        m = re.match(r"(\S+) .* sha256 ([0-9a-f]{64})", line)
-        if m:
-            first.setdefault(m.group(1), m.group(2))
-    lines = []
+    first = {}  # role -> (sha256, its first line)
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = re.match(r"(\S+) .* sha256 ([0-9a-f]{64})", line)
+            if m:
+                first.setdefault(m.group(1), (m.group(2), line))
+    lines, new = [], []
     for role, binary in (("cand", args.cand), ("base", args.base)):
         binary = Path(binary).resolve()
         digest = hashlib.sha256(binary.read_bytes()).hexdigest()
-        if role in first and first[role] != digest:
-            raise SystemExit(f"{binary} is not the {role} binary this run started with "
-                             f"(sha256 {first[role][:12]}..., now {digest[:12]}...)")
+        if role in first:
+            if first[role][0] != digest:
+                raise SystemExit(f"{binary} is not the {role} binary this run started with "
+                                 f"(sha256 {first[role][0][:12]}..., now {digest[:12]}...)")
+            lines.append(first[role][1])
+            continue
         bench = kaname_bench(binary)
-        lines.append(f"{role} {binary} sha256 {digest}" + (f" bench {bench}" if bench else ""))
-    new = [line for line in lines if line not in known]
+        new.append(f"{role} {binary} sha256 {digest}" + (f" bench {bench}" if bench else ""))
+        lines.append(new[-1])
     if new:
         with open(path, "a", encoding="utf-8") as f:
             f.write("\n".join(new) + "\n")

@@ -35,7 +35,9 @@ def rewrite(line):
     return line
 
 
-def run(argv):
+def run(argv, rewrite=rewrite):
+    """Runs the engine `argv`, sending it every runner line through `rewrite` and passing its
+    output back unchanged; returns its exit status. `scripts/usi_swap_clocks.py` reuses it."""
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def pump_out():

@@ -1,0 +1,34 @@
+//! The USI adapters in `scripts/` that issue 13's matches run opponents through: each rewrites the
+//! runner's `go` lines for an engine that misreads them, so a broken rewrite would silently change
+//! what a published result measured. Their `--self-test`s (standard library only) run here, so CI
+//! checks them. Needs `python3` on `PATH`, as every machine here has.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `python3 scripts/NAME --self-test` and asserts it passes, showing its report otherwise.
+fn self_test(name: &str) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts").join(name);
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg("--self-test")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3 {}: {e}", script.display()));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && report.contains("checks passed"),
+        "{name} --self-test failed ({}):\n{report}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_no_increment_adapter_passes_its_self_test() {
+    self_test("usi_no_increment.py");
+}
+
+#[test]
+fn the_clock_swapping_adapter_passes_its_self_test() {
+    self_test("usi_swap_clocks.py");
+}

@@ -35,14 +35,15 @@ def rewrite(line):
     return line
 
 
-def run(argv, rewrite=rewrite):
+def run(argv, rewrite=rewrite, reply=None):
     """Runs the engine `argv`, sending it every runner line through `rewrite` and passing its
-    output back unchanged; returns its exit status. `scripts/usi_swap_clocks.py` reuses it."""
+    output back through `reply` (unchanged when `None`); returns its exit status.
+    `scripts/usi_swap_clocks.py` and `scripts/usi_no_ponder.py` reuse it."""
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def pump_out():
         for line in child.stdout:
-            sys.stdout.write(line)
+            sys.stdout.write(line if reply is None else reply(line))
             sys.stdout.flush()
         # The engine is gone (quit or crash): so is the adapter, at once, with its status, so
         # that the runner sees the end of the stream rather than silence.

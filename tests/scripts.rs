@@ -32,3 +32,8 @@ fn the_no_increment_adapter_passes_its_self_test() {
 fn the_clock_swapping_adapter_passes_its_self_test() {
     self_test("usi_swap_clocks.py");
 }
+
+#[test]
+fn the_no_ponder_adapter_passes_its_self_test() {
+    self_test("usi_no_ponder.py");
+}

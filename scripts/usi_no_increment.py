@@ -67,31 +67,37 @@ def run(argv, rewrite=rewrite, reply=None):
     return status
 
 
-def self_test():
-    checks = [
-        ("go btime 10000 wtime 9000 binc 1000 winc 1000\n", "go btime 10000 wtime 9000\n"),
-        ("go wtime 5 winc 7 btime 6 binc 8\n", "go wtime 5 btime 6\n"),
-        ("go btime 1 wtime 1 byoyomi 1000\n", "go btime 1 wtime 1 byoyomi 1000\n"),
-        ("go ponder btime 1 wtime 1 binc 2 winc 3\n", "go ponder btime 1 wtime 1\n"),
-        ("go infinite\n", "go infinite\n"),
-        ("position startpos moves 7g7f\n", "position startpos moves 7g7f\n"),
-        ("setoption name binc value 3\n", "setoption name binc value 3\n"),
-        ("gonogo binc 1\n", "gonogo binc 1\n"),
-    ]
-    failed = [(given, rewrite(given), want) for given, want in checks if rewrite(given) != want]
-    # End to end: a child that echoes what it receives shows the rewrite and the pass-through.
-    echo = [sys.executable, "-c", "import sys\nfor l in sys.stdin: print('got', l.strip(), flush=True)"]
+def check_pairs(fn, checks):
+    """The failures of `fn` on `checks`, (given, want) pairs, as (given, got, want) triples."""
+    return [(given, fn(given), want) for given, want in checks if fn(given) != want]
+
+
+def check_end_to_end(script, engine_code, runner_input, want):
+    """The adapter `script` run around a Python engine executing `engine_code` and fed
+    `runner_input`: no failure if the runner reads `want` and the adapter exits 0, else one."""
     p = subprocess.run(
-        [sys.executable, __file__, *echo],
-        input="usi\ngo btime 3 wtime 4 binc 5 winc 6\nquit\n",
+        [sys.executable, script, sys.executable, "-c", engine_code],
+        input=runner_input,
         capture_output=True,
         text=True,
         timeout=30,
     )
-    want = "got usi\ngot go btime 3 wtime 4\ngot quit\n"
-    if p.stdout != want or p.returncode != 0:
-        failed.append(("end to end", p.stdout + f"(status {p.returncode})", want))
-    # An engine that dies while the runner still holds stdin open: the adapter must end too.
+    if p.stdout == want and p.returncode == 0:
+        return []
+    return [("end to end", p.stdout + f"(status {p.returncode})", want)]
+
+
+def report(failed, total):
+    """Prints a self-test's failures and its tally; returns the exit status."""
+    for given, got, want in failed:
+        print(f"FAIL {given!r}: got {got!r}, want {want!r}")
+    print(f"self-test: {total - len(failed)}/{total} checks passed")
+    return 1 if failed else 0
+
+
+def check_engine_exit():
+    """An engine that dies while the runner still holds stdin open: the adapter must end too,
+    with the engine's status and its last words."""
     dying = [sys.executable, "-c", "import sys; print('bye', flush=True); sys.exit(3)"]
     q = subprocess.Popen([sys.executable, __file__, *dying], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
@@ -104,12 +110,31 @@ def self_test():
     q.stdin.close()
     q.stdout.close()
     if out != "bye\n" or status != 3:
-        failed.append(("engine exit", f"{out!r} (status {status})", "'bye\\n' (status 3)"))
-    total = len(checks) + 2
-    for given, got, want in failed:
-        print(f"FAIL {given!r}: got {got!r}, want {want!r}")
-    print(f"self-test: {total - len(failed)}/{total} checks passed")
-    return 1 if failed else 0
+        return [("engine exit", f"{out!r} (status {status})", "'bye\\n' (status 3)")]
+    return []
+
+
+# An engine that echoes what it receives: shows an input rewrite and the pass-through.
+ECHO = "import sys\nfor l in sys.stdin: print('got', l.strip(), flush=True)"
+
+
+def self_test():
+    checks = [
+        ("go btime 10000 wtime 9000 binc 1000 winc 1000\n", "go btime 10000 wtime 9000\n"),
+        ("go wtime 5 winc 7 btime 6 binc 8\n", "go wtime 5 btime 6\n"),
+        ("go btime 1 wtime 1 byoyomi 1000\n", "go btime 1 wtime 1 byoyomi 1000\n"),
+        ("go ponder btime 1 wtime 1 binc 2 winc 3\n", "go ponder btime 1 wtime 1\n"),
+        ("go infinite\n", "go infinite\n"),
+        ("position startpos moves 7g7f\n", "position startpos moves 7g7f\n"),
+        ("setoption name binc value 3\n", "setoption name binc value 3\n"),
+        ("gonogo binc 1\n", "gonogo binc 1\n"),
+    ]
+    failed = check_pairs(rewrite, checks)
+    failed += check_end_to_end(
+        __file__, ECHO, "usi\ngo btime 3 wtime 4 binc 5 winc 6\nquit\n", "got usi\ngot go btime 3 wtime 4\ngot quit\n"
+    )
+    failed += check_engine_exit()
+    return report(failed, len(checks) + 2)
 
 
 if __name__ == "__main__":

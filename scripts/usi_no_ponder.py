@@ -18,10 +18,9 @@ Lines go through unbuffered, as in `usi_no_increment.py` (whose pump this reuses
 """
 
 import re
-import subprocess
 import sys
 
-from usi_no_increment import run
+from usi_no_increment import check_end_to_end, check_pairs, report, run
 
 _PONDER = re.compile(r"\s+ponder\s+\S+")
 
@@ -42,24 +41,11 @@ def self_test():
         ("info depth 3 pv 7g7f 3c3d ponder\n", "info depth 3 pv 7g7f 3c3d ponder\n"),
         ("option name Ponder type check default false\n", "option name Ponder type check default false\n"),
     ]
-    failed = [(given, reply(given), want) for given, want in checks if reply(given) != want]
+    failed = check_pairs(reply, checks)
     # End to end: an engine that answers `go` with a ponder move; the runner must not see it.
-    engine = [sys.executable, "-c", "import sys\nfor l in sys.stdin: print('bestmove 2g2f ponder 8c8d' if l.startswith('go') else 'got ' + l.strip(), flush=True)"]
-    p = subprocess.run(
-        [sys.executable, __file__, *engine],
-        input="usi\ngo btime 1 wtime 2\nquit\n",
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    want = "got usi\nbestmove 2g2f\ngot quit\n"
-    if p.stdout != want or p.returncode != 0:
-        failed.append(("end to end", p.stdout + f"(status {p.returncode})", want))
-    total = len(checks) + 1
-    for given, got, want in failed:
-        print(f"FAIL {given!r}: got {got!r}, want {want!r}")
-    print(f"self-test: {total - len(failed)}/{total} checks passed")
-    return 1 if failed else 0
+    engine = "import sys\nfor l in sys.stdin: print('bestmove 2g2f ponder 8c8d' if l.startswith('go') else 'got ' + l.strip(), flush=True)"
+    failed += check_end_to_end(__file__, engine, "usi\ngo btime 1 wtime 2\nquit\n", "got usi\nbestmove 2g2f\ngot quit\n")
+    return report(failed, len(checks) + 1)
 
 
 if __name__ == "__main__":

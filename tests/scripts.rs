@@ -1,6 +1,7 @@
-//! The USI adapters in `scripts/` that issue 13's matches run opponents through: each rewrites the
-//! runner's `go` lines for an engine that misreads them, so a broken rewrite would silently change
-//! what a published result measured. Their `--self-test`s (standard library only) run here, so CI
+//! The USI adapters in `scripts/` that issue 13's matches run opponents through: each rewrites
+//! one kind of line between the runner and an engine (`go` clocks the engine cannot take or
+//! misreads, the `ponder` move of its `bestmove`), so a broken rewrite would silently change what a
+//! published result measured. Their `--self-test`s (standard library only) run here, so CI
 //! checks them. Needs `python3` on `PATH`, as every machine here has.
 
 use std::path::Path;

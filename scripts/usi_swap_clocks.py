@@ -19,10 +19,9 @@ Through this adapter it reads its own clock, as the protocol means it to.
 Lines go through unbuffered, as in `usi_no_increment.py` (whose pump this reuses).
 """
 
-import subprocess
 import sys
 
-from usi_no_increment import run
+from usi_no_increment import ECHO, check_end_to_end, check_pairs, report, run
 
 _SWAP = {"btime": "wtime", "wtime": "btime", "binc": "winc", "winc": "binc"}
 
@@ -46,23 +45,14 @@ def self_test():
         ("setoption name btime value 3\n", "setoption name btime value 3\n"),
         ("gonogo btime 1\n", "gonogo btime 1\n"),
     ]
-    failed = [(given, rewrite(given), want) for given, want in checks if rewrite(given) != want]
-    echo = [sys.executable, "-c", "import sys\nfor l in sys.stdin: print('got', l.strip(), flush=True)"]
-    p = subprocess.run(
-        [sys.executable, __file__, *echo],
-        input="usi\ngo btime 3 wtime 4 binc 5 winc 6\nquit\n",
-        capture_output=True,
-        text=True,
-        timeout=30,
+    failed = check_pairs(rewrite, checks)
+    failed += check_end_to_end(
+        __file__,
+        ECHO,
+        "usi\ngo btime 3 wtime 4 binc 5 winc 6\nquit\n",
+        "got usi\ngot go wtime 3 btime 4 winc 5 binc 6\ngot quit\n",
     )
-    want = "got usi\ngot go wtime 3 btime 4 winc 5 binc 6\ngot quit\n"
-    if p.stdout != want or p.returncode != 0:
-        failed.append(("end to end", p.stdout + f"(status {p.returncode})", want))
-    total = len(checks) + 1
-    for given, got, want in failed:
-        print(f"FAIL {given!r}: got {got!r}, want {want!r}")
-    print(f"self-test: {total - len(failed)}/{total} checks passed")
-    return 1 if failed else 0
+    return report(failed, len(checks) + 1)
 
 
 if __name__ == "__main__":

@@ -8,15 +8,19 @@ shogiarena stores moves as rsshogi 16-bit move integers (and a MOVE_END row per 
 rsshogi Python module it installs turns them into USI text, and cshogi checks that each one
 is legal in the game's position.
 """
+import argparse
 import sqlite3
-import sys
 
 import cshogi
 from rsshogi.core import Move
 
 
 def main():
-    db = sqlite3.connect(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game_db", help="a shogiarena run's game.db")
+    args = parser.parse_args()
+    # Read-only: a mistyped path fails instead of creating an empty database there.
+    db = sqlite3.connect(f"file:{args.game_db}?mode=ro", uri=True)
     names = dict(db.execute("select id, player_name from player"))
     games = db.execute(
         "select id, game_name, black_player_id, white_player_id, game_result, num_moves,"

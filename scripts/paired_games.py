@@ -9,7 +9,9 @@ different schedule for another number of games, so a shorter comparison run is o
 The inputs are `games.txt` files (`scripts/arena_games.py`); NAME_A and NAME_B are the builds'
 player names in them (`--cand-name`). Games are paired by their number (`gNNNN` in the game
 name), and a pair counts only when both games start from the same position with the build on
-the same side; any other pair is reported as mismatched and left out. Prints both builds'
+the same side; any other pair is reported as mismatched and left out. `--by-position` pairs
+them by start position and side instead, for a run played in parts whose game numbers restart
+(`scripts/remaining_openings.py`): give B as the parts' `games.txt` concatenated. Prints both builds'
 points on the paired games, how many games B did better and worse, B's mean gain a game with its
 standard error, and a two-sided sign test over the games that differ.
 
@@ -28,9 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sprt import black_points  # noqa: E402
 
 
-def load(path, name):
-    """`{game number: (points for name, name's colour, start position)}`."""
-    games = {}
+def load(path, name, by_position=False):
+    """`{game number: (points for name, name's colour, start position)}`; with `by_position` the
+    key is `(start position, name's colour, occurrence)` instead, the occurrence counting the
+    games from that position with that colour in the file's order."""
+    games, seen = {}, {}
     for line in open(path):
         t = line.split()
         if len(t) < 7 or t[5] != "position":
@@ -46,6 +50,9 @@ def load(path, name):
             points = 1.0 - points
         line_text = " ".join(t[5:])
         start = line_text.split(" moves ")[0]
+        if by_position:
+            seen[(start, colour)] = seen.get((start, colour), 0) + 1
+            number = (start, colour, seen[(start, colour)])
         games[number] = (points, colour, start)
     return games
 
@@ -94,8 +101,12 @@ def main():
     ap.add_argument("name_a")
     ap.add_argument("games_b")
     ap.add_argument("name_b")
+    ap.add_argument("--by-position", action="store_true",
+                    help="pair games by start position and colour, not by number (a run played"
+                         " in parts: scripts/remaining_openings.py; concatenate the parts' games.txt)")
     args = ap.parse_args()
-    r = compare(load(args.games_a, args.name_a), load(args.games_b, args.name_b))
+    a = load(args.games_a, args.name_a, args.by_position)
+    r = compare(a, load(args.games_b, args.name_b, args.by_position))
     if r["paired"] == 0:
         sys.exit("no paired games: not the same schedule?")
     n = r["paired"]

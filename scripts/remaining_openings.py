@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The openings of a match schedule that a run stopped part-way has not played yet, as an
+openings file for the run that finishes it:
+
+    python3 scripts/remaining_openings.py REFERENCE/games.txt PLAYED/games.txt [...] > rest.txt
+    python3 scripts/sprt.py ... --openings rest.txt --games 2N --seed S --out OUT_B
+
+REFERENCE is the `games.txt` (`scripts/arena_games.py`) of a finished run with the same
+`--seed` and `--games`, so the same schedule (shogiarena draws it from the seed alone, game
+for game); PLAYED are those of the stopped parts. Prints each start position of the reference
+that no played game started from, once, in the reference's order, as a bare SFEN (a line
+`sprt.py --openings` reads as is); N is the number of lines. With `--games 2N` the new run
+plays every line with both colours (selection without replacement uses them all, whatever its
+seed), so the parts together play the reference's openings and colours, and
+`scripts/paired_games.py --by-position` pairs them with the reference game for game.
+
+Why: a run is resumed only on the machine that holds its directory. On a new machine, playing
+the same seed again would repeat the openings already played, and another seed would draw
+openings at random, some of them again (3 of 12 in 2026-11-28's Fairy-Stockfish run b).
+
+An opening played with only one colour (a run stopped mid-pair) is listed on stderr and left
+out, since a new run would play it twice. A position the schedule plays in two pairs (two lines
+of the openings file can reach it) is listed once for each pair left. `--self-test` checks the selection.
+"""
+import argparse
+import sys
+
+
+def start_positions(lines):
+    """The start position of each game line of a `games.txt`, in order: the SFEN after
+    `position sfen` (the `moves` after it are the game's)."""
+    out = []
+    for line in lines:
+        t = line.split()
+        if len(t) < 8 or t[5] != "position" or t[6] != "sfen":
+            continue
+        sfen = " ".join(t[7:]).split(" moves ")[0]
+        out.append(sfen)
+    return out
+
+
+def remaining(reference, played):
+    """(the pairs of `reference` that `played` has not played, as one start position per pair in
+    the reference's order; openings of `played` seen an odd number of times). Both are lists from
+    `start_positions`. Counted per position, not per opening line: two lines of an openings file
+    can reach the same position, and then the schedule plays it twice (four games)."""
+    done = {}
+    for sfen in played:
+        done[sfen] = done.get(sfen, 0) + 1
+    half = [sfen for sfen, n in done.items() if n % 2]
+    left = {sfen: -(done.get(sfen, 0) // 2) for sfen in reference}
+    rest, games = [], {}
+    for sfen in reference:
+        games[sfen] = games.get(sfen, 0) + 1
+        if games[sfen] % 2 == 0:  # the pair's second game: the reference played this pair
+            left[sfen] += 1
+            if left[sfen] > 0 and done.get(sfen, 0) % 2 == 0:
+                rest.append(sfen)
+    return rest, half
+
+
+def self_test():
+    def game(n, black, white, sfen):
+        return f"g{n:04d}-x {black} {white} BLACK_WIN 9 position sfen {sfen} moves 7g7f 3c3d"
+
+    a, b, c = ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+               "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+               "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
+    ref = start_positions([game(1, "k", "y", a), game(2, "y", "k", a), game(3, "k", "y", b),
+                           game(4, "y", "k", b), game(5, "k", "y", c), game(6, "y", "k", c),
+                           "not a game line"])
+    assert ref == [a, a, b, b, c, c], ref
+    played = start_positions([game(1, "k", "y", a), game(2, "y", "k", a)])
+    assert remaining(ref, played) == ([b, c], []), remaining(ref, played)
+    # Stopped mid-pair: c was played as Black only, so it is reported, not listed.
+    played += start_positions([game(3, "k", "y", c)])
+    assert remaining(ref, played) == ([b], [c]), remaining(ref, played)
+    assert remaining(ref, []) == ([a, b, c], [])
+    # A position the schedule plays in two pairs is listed once for each pair not yet played.
+    ref += start_positions([game(7, "k", "y", b), game(8, "y", "k", b)])
+    assert remaining(ref, played[:2]) == ([b, c, b], []), remaining(ref, played[:2])
+    played = start_positions([game(3, "k", "y", b), game(4, "y", "k", b)])
+    assert remaining(ref, played) == ([a, c, b], []), remaining(ref, played)
+    print("remaining_openings self-test: 7 checks passed")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("reference", nargs="?", help="games.txt of a finished run with the same schedule")
+    ap.add_argument("played", nargs="*", help="games.txt of the parts already played")
+    ap.add_argument("--self-test", action="store_true", help="check the selection and exit")
+    args = ap.parse_args()
+    if args.self_test:
+        self_test()
+        return
+    if not args.reference or not args.played:
+        ap.error("need REFERENCE and at least one PLAYED games.txt")
+    reference = start_positions(open(args.reference, encoding="utf-8"))
+    played = []
+    for path in args.played:
+        played += start_positions(open(path, encoding="utf-8"))
+    rest, half = remaining(reference, played)
+    for sfen in half:
+        print(f"played with one colour only, left out: {sfen}", file=sys.stderr)
+    print(f"{len(rest)} of {len(reference) // 2} pairs left ({len(played)} games played): "
+          f"--games {2 * len(rest)}", file=sys.stderr)
+    for sfen in rest:
+        print(sfen)
+
+
+if __name__ == "__main__":
+    main()

@@ -11,9 +11,9 @@ player names in them (`--cand-name`). Games are paired by their number (`gNNNN` 
 name), and a pair counts only when both games start from the same position with the build on
 the same side; any other pair is reported as mismatched and left out. `--by-position` pairs
 them by start position and side instead, for a run played in parts whose game numbers restart
-(`scripts/remaining_openings.py`): give B as the parts' `games.txt` concatenated. Prints both builds'
-points on the paired games, how many games B did better and worse, B's mean gain a game with its
-standard error, and a two-sided sign test over the games that differ.
+(`scripts/remaining_openings.py`): give B as the parts' `games.txt` concatenated. Prints both
+builds' points on the paired games, how many games B did better and worse, B's mean gain a game
+with its standard error, and a two-sided sign test over the games that differ.
 
 Why paired: two 200-game matches against one opponent each carry about +/- 0.07 of score noise;
 games from the same opening that end the same way cancel. How many do depends on the limit: at
@@ -102,8 +102,9 @@ def main():
     ap.add_argument("games_b")
     ap.add_argument("name_b")
     ap.add_argument("--by-position", action="store_true",
-                    help="pair games by start position and colour, not by number (a run played"
-                         " in parts: scripts/remaining_openings.py; concatenate the parts' games.txt)")
+                    help="pair games by start position and colour, not by number (a run"
+                         " played in parts: scripts/remaining_openings.py; concatenate the"
+                         " parts' games.txt)")
     args = ap.parse_args()
     a = load(args.games_a, args.name_a, args.by_position)
     r = compare(a, load(args.games_b, args.name_b, args.by_position))

@@ -7,8 +7,8 @@ openings file for the run that finishes it:
 
 REFERENCE is the `games.txt` (`scripts/arena_games.py`) of a finished run with the same
 `--seed` and `--games`, so the same schedule (shogiarena draws it from the seed alone, game
-for game); PLAYED are those of the stopped parts. Prints each start position of the reference
-that no played game started from, once, in the reference's order, as a bare SFEN (a line
+for game); PLAYED are those of the stopped parts. Prints the start position of each pair of the
+reference that the parts have not played, in the reference's order, as a bare SFEN (a line
 `sprt.py --openings` reads as is); N is the number of lines. With `--games 2N` the new run
 plays every line with both colours (selection without replacement uses them all, whatever its
 seed), so the parts together play the reference's openings and colours, and
@@ -20,7 +20,8 @@ openings at random, some of them again (3 of 12 in 2026-11-28's Fairy-Stockfish 
 
 An opening played with only one colour (a run stopped mid-pair) is listed on stderr and left
 out, since a new run would play it twice. A position the schedule plays in two pairs (two lines
-of the openings file can reach it) is listed once for each pair left. `--self-test` checks the selection.
+of the openings file can reach it) is listed once for each pair left. `--self-test` checks the
+selection.
 """
 import argparse
 import sys
@@ -86,7 +87,8 @@ def self_test():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("reference", nargs="?", help="games.txt of a finished run with the same schedule")
+    ap.add_argument("reference", nargs="?",
+                    help="games.txt of a finished run with the same schedule")
     ap.add_argument("played", nargs="*", help="games.txt of the parts already played")
     ap.add_argument("--self-test", action="store_true", help="check the selection and exit")
     args = ap.parse_args()

@@ -107,7 +107,8 @@ def main():
                          " parts' games.txt)")
     args = ap.parse_args()
     a = load(args.games_a, args.name_a, args.by_position)
-    r = compare(a, load(args.games_b, args.name_b, args.by_position))
+    b = load(args.games_b, args.name_b, args.by_position)
+    r = compare(a, b)
     if r["paired"] == 0:
         sys.exit("no paired games: not the same schedule?")
     n = r["paired"]

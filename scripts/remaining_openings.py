@@ -25,6 +25,7 @@ selection.
 """
 import argparse
 import sys
+from collections import Counter
 
 
 def start_positions(lines):
@@ -45,18 +46,18 @@ def remaining(reference, played):
     the reference's order; openings of `played` seen an odd number of times). Both are lists from
     `start_positions`. Counted per position, not per opening line: two lines of an openings file
     can reach the same position, and then the schedule plays it twice (four games)."""
-    done = {}
-    for sfen in played:
-        done[sfen] = done.get(sfen, 0) + 1
+    done = Counter(played)
     half = [sfen for sfen, n in done.items() if n % 2]
-    left = {sfen: -(done.get(sfen, 0) // 2) for sfen in reference}
-    rest, games = [], {}
+    already = {sfen: n // 2 for sfen, n in done.items()}  # pairs played, skipped first
+    rest, seen = [], Counter()
     for sfen in reference:
-        games[sfen] = games.get(sfen, 0) + 1
-        if games[sfen] % 2 == 0:  # the pair's second game: the reference played this pair
-            left[sfen] += 1
-            if left[sfen] > 0 and done.get(sfen, 0) % 2 == 0:
-                rest.append(sfen)
+        seen[sfen] += 1
+        if seen[sfen] % 2:
+            continue  # a pair's first game; the pair is its second
+        if already.get(sfen, 0):
+            already[sfen] -= 1
+        elif done[sfen] % 2 == 0:
+            rest.append(sfen)
     return rest, half
 
 

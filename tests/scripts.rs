@@ -1,8 +1,9 @@
 //! The scripts that decide what issue 13's matches play: the USI adapters that opponents run
 //! through, each rewriting one kind of line between the runner and an engine (`go` clocks the
 //! engine cannot take or misreads, the `ponder` move of its `bestmove`), and the selection of the
-//! openings a match split across machines has left to play. A broken one would silently change
-//! what a published result measured. Their `--self-test`s (standard library only) run here, so
+//! openings a match split across machines has left to play; and the replay of the clocks a
+//! match's engines spent (`clock_use.py`). A broken one would silently change what a published
+//! result measured or says. Their `--self-test`s (standard library only) run here, so
 //! CI checks them. Needs `python3` on `PATH`, as every machine here has.
 
 use std::path::Path;
@@ -43,4 +44,9 @@ fn the_no_ponder_adapter_passes_its_self_test() {
 #[test]
 fn the_remaining_openings_selection_passes_its_self_test() {
     self_test("remaining_openings.py");
+}
+
+#[test]
+fn the_clock_replay_passes_its_self_test() {
+    self_test("clock_use.py");
 }

@@ -40,6 +40,20 @@ pub struct Iteration {
 /// Plies over which the remaining time is spread.
 const MOVE_HORIZON: u64 = 160;
 
+/// The cap on one move: 30% of the remaining estimate (YaneuraOu's), but never below what the
+/// move brings (its increment or byoyomi) plus 30% of the main time. The estimate sets aside a
+/// second a move for whole-second rounding, which with a 1 s increment cancels every increment:
+/// at 10 s + 1 s YaneuraOu's cap fell to 0.3 x (main time - 1 s), to the increment itself by
+/// about 4.4 s of main time, and Kaname played the rest of each game at the increment's pace
+/// with 5.4 s of its clock never spent (the median over 200 games against YaneuraOu L9 at
+/// 10 s + 1 s, 2 threads, 2026-12-01; `fischer_spends_the_bank_over_the_game` replays that
+/// clock). With larger increments or a byoyomi the estimate's cap is the larger, and stays.
+fn one_move_cap(remain_estimate: u64, time: u64, inc: u64, byoyomi: u64) -> u64 {
+    let estimate_cap = remain_estimate.saturating_mul(3) / 10;
+    let bank_cap = (time.saturating_mul(3) / 10).saturating_add(inc).saturating_add(byoyomi);
+    estimate_cap.max(bank_cap)
+}
+
 impl TimePlan {
     /// `None` when the search has no time limit (infinite, depth or node limits only).
     pub fn new(limits: &Limits, us: Color, game_ply: u32, o: &Options) -> Option<TimePlan> {
@@ -104,9 +118,8 @@ impl TimePlan {
             optimum = optimum.saturating_add(optimum / 4);
         }
         let ratio = if sudden_death { (time / 60_000).clamp(1, 5) } else { 5 };
-        let maximum = minimum
-            .saturating_add(remain_estimate.saturating_mul(ratio) / mtg)
-            .min(remain_estimate.saturating_mul(3) / 10);
+        let cap = one_move_cap(remain_estimate, time, inc, byoyomi);
+        let maximum = minimum.saturating_add(remain_estimate.saturating_mul(ratio) / mtg).min(cap);
         let maximum = maximum.max(minimum).min(remain_time);
         Some(TimePlan {
             minimum: minimum.min(remain_time),
@@ -190,6 +203,41 @@ mod tests {
         assert!(p.optimum < 3000, "{p:?}");
         let p = TimePlan::new(&limits(100, 0, 1000), Color::Black, 100, &o).unwrap();
         assert!(p.maximum <= 1100 - o.network_delay2, "{p:?}");
+    }
+
+    /// A 10 s + 1 s game as shogiarena keeps its clock (`btime` is the clock less the increment
+    /// it adds after the move; the move may take both) in which every move takes the plan's
+    /// maximum, as whole-second rounding makes it: the bank is spent by the middle game, and
+    /// the clock never runs out.
+    #[test]
+    fn fischer_spends_the_bank_over_the_game() {
+        let o = Options { network_delay: 0, network_delay2: 50, ..Options::default() };
+        let (inc, mut clock) = (1000, 10_000);
+        let mut at = std::collections::HashMap::new();
+        for ply in (8..200).step_by(2) {
+            let p = TimePlan::new(&limits(clock - inc, 0, inc), Color::Black, ply, &o).unwrap();
+            assert!(p.minimum <= p.optimum && p.optimum <= p.maximum, "{ply} {p:?}");
+            assert!(p.maximum + o.network_delay2 <= clock, "{ply} {p:?}");
+            clock = clock - p.maximum + inc;
+            at.insert(ply, (p.maximum, clock));
+        }
+        // Still free to think longer in the middle game (the capped plan: 1032 ms at ply 40) ...
+        assert!(at[&40].0 >= 1150 && at[&60].0 >= 1050, "{at:?}");
+        // ... and by the end only the planned reserve is left (the capped plan kept 5.3 s).
+        assert!(at[&120].1 <= 2500, "{at:?}");
+        assert!(at[&198].1 >= 1500, "{at:?}");
+    }
+
+    /// With increments of 2 s and more the whole-second reserve leaves the increments in the
+    /// estimate, and YaneuraOu's cap stays: a move may still take most of a small bank that the
+    /// next increment refills (50.9 s of 60 s at 300 s + 10 s; 30% of the bank alone would be 28 s).
+    #[test]
+    fn large_increments_keep_the_estimates_cap() {
+        let o = Options::default();
+        let p = TimePlan::new(&limits(60_000, 0, 10_000), Color::Black, 60, &o).unwrap();
+        assert!(p.maximum > 40_000 && p.maximum <= 70_000 - o.network_delay2, "{p:?}");
+        let p = TimePlan::new(&limits(12_000, 0, 2000), Color::Black, 60, &o).unwrap();
+        assert!(p.maximum > 6000, "{p:?}");
     }
 
     #[test]

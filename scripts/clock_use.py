@@ -7,10 +7,12 @@ the per-move times the runner charged:
 
 A Fischer clock (`M+0+I`, seconds) loses each move's time and gains the increment after it; a
 byoyomi clock (`M+B+0`) loses only what a move takes beyond the byoyomi, from the main time,
-never below zero. Why: issue 13 asks whether the time plan spends the main time ("today the
-Fischer plan banks the main time"), and the games themselves say it (a plan that keeps half its
-clock to the end, or that cannot think longer on a hard move, shows here). `--self-test`
-checks the replay (standard library only).
+never below zero; sudden death (`M+0+0`) only loses each move's time. Besides the median clock
+at the end it prints the lowest clock after any move (below zero: a move the clock did not
+cover). Why: issue 13 asks whether the time plan spends the main time ("today the Fischer plan
+banks the main time") and lasts a sudden-death game, and the games themselves say it (a plan
+that keeps half its clock to the end, or that cannot think longer on a hard move, shows here).
+`--self-test` checks the replay (standard library only).
 """
 import argparse
 import sqlite3
@@ -50,6 +52,7 @@ class Stats:
 
     def __init__(self, bucket):
         self.bucket, self.by_phase, self.left, self.longest, self.games = bucket, {}, [], 0, 0
+        self.lowest = None  # the least clock after any move of any game (below 0: out of time)
 
     def add_game(self, tc, plies_and_times):
         times = [t for _, t in plies_and_times]
@@ -57,7 +60,9 @@ class Stats:
             self.by_phase.setdefault(ply // self.bucket, []).append(t)
             self.longest = max(self.longest, t)
         if times and tc:
-            self.left.append(replay(tc, times)[-1])
+            clocks = replay(tc, times)
+            self.left.append(clocks[-1])
+            self.lowest = min(clocks) if self.lowest is None else min(self.lowest, min(clocks))
         self.games += 1
 
     def lines(self, name):
@@ -66,8 +71,10 @@ class Stats:
             for b, v in sorted(self.by_phase.items())
         )
         left = f"{statistics.median(self.left):.0f} ms" if self.left else "-"
+        lowest = "-" if self.lowest is None else f"{self.lowest} ms"
         return [
-            f"{name}: {self.games} games, longest move {self.longest} ms, clock left at the end (median) {left}",
+            f"{name}: {self.games} games, longest move {self.longest} ms, clock left at the end (median) {left},"
+            f" lowest after a move {lowest}",
             f"  mean ms a move by ply (moves): {phases}",
         ]
 
@@ -97,6 +104,9 @@ def self_test():
     read_db(db, stats, 20)
     a, b = stats["a"], stats["b"]
     assert (a.left, b.left) == ([9400], [8000]), (a.left, b.left)
+    assert (a.lowest, b.lowest) == (9400, 8000), (a.lowest, b.lowest)
+    # Sudden death (no byoyomi, no increment): the clock only falls, and may fall below zero.
+    assert replay((3000, 0, 0), [1000, 2500]) == [2000, -500]
     assert a.by_phase == {0: [1200, 1400]} and b.longest == 3000
     print("clock_use.py: all checks passed")
 

@@ -258,9 +258,10 @@ fn entering_king_rules_try_and_handicap() {
 fn round_up_to_full_second_thinks_to_the_second() {
     // With a second's lag (NetworkDelay 999) and a tiny optimum (SlowMover 1), rounding makes
     // the engine think to the end of its first whole second (the 1000 ms floor too); without
-    // it, it stops after its first iterations.
+    // it, it stops after its first iterations. The clock counts whole seconds: on a millisecond
+    // clock (a byoyomi of 100 ms) nothing is rounded and the floor is the clock's share.
     let clock = [("NetworkDelay", "999"), ("NetworkDelay2", "0"), ("SlowMover", "1")];
-    let go = "go btime 10000 wtime 10000 byoyomi 100";
+    let go = "go btime 10000 wtime 10000 byoyomi 1000";
     let timed = |round: &str| {
         let mut options = clock.to_vec();
         options.push(("RoundUpToFullSecond", round));

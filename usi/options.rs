@@ -137,7 +137,7 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Spin { default: SEARCH.minimum_thinking_time as i64, min: 1000, max: 100000 },
         apply: |s, v| s.search.minimum_thinking_time = v.int() as u64,
-        help: "Minimum time per move in ms (YaneuraOu semantics: max(this - NetworkDelay, 1000)).",
+        help: "Minimum time per move in ms (YaneuraOu semantics: max(this - NetworkDelay, 1000)), except on a clock counted in milliseconds (sudden death, or a byoyomi or increment of part of a second), where it is never more than the clock's share of a move: a second a move would run a short sudden-death clock out.",
     },
     Spec {
         name: "SlowMover",

@@ -54,6 +54,21 @@ fn one_move_cap(remain_estimate: u64, time: u64, inc: u64, byoyomi: u64) -> u64 
     estimate_cap.max(bank_cap)
 }
 
+/// The floor on one move: `MinimumThinkingTime` less the lag (YaneuraOu's, at least a second),
+/// but on a clock that counts milliseconds (sudden death, or increments and byoyomi of part of
+/// a second) never more than the clock's share of a move, `remain_estimate / mtg`. A second a
+/// move outlasts a short clock: at 30 s sudden death the fixed floor spent the clock by ply 60,
+/// at 60 s by ply 100, at 3 min by ply 190, and the moves after it had nothing left
+/// (`sudden_death_lasts_the_game` replays those clocks). A clock that counts whole seconds
+/// charges a second anyway, so there the floor stays.
+fn minimum_within_share(minimum: u64, remain_estimate: u64, mtg: u64, round_up: bool) -> u64 {
+    if round_up {
+        minimum
+    } else {
+        minimum.min((remain_estimate / mtg).max(1))
+    }
+}
+
 impl TimePlan {
     /// `None` when the search has no time limit (infinite, depth or node limits only).
     pub fn new(limits: &Limits, us: Color, game_ply: u32, o: &Options) -> Option<TimePlan> {
@@ -110,6 +125,7 @@ impl TimePlan {
         if round_up {
             remain_estimate = remain_estimate.saturating_sub((mtg + 1) * 1000);
         }
+        let minimum = minimum_within_share(minimum, remain_estimate, mtg, round_up);
         let mut optimum = minimum.saturating_add(remain_estimate / mtg);
         optimum = optimum.saturating_mul(o.slow_mover) / 100;
         // Pondering on the expected reply saves time at every ponder hit: spend a little more
@@ -247,6 +263,30 @@ mod tests {
         assert!(p.optimum < 10_000 && p.maximum < 90_000, "{p:?}");
         let p = TimePlan::new(&limits(500, 0, 0), Color::Black, 1, &o).unwrap();
         assert!(p.maximum <= 500, "{p:?}");
+    }
+
+    /// Sudden-death games as a GUI keeps the clock, every move thinking a quarter past its
+    /// optimum (or to the maximum) and losing 20 ms to lag: the clock lasts 256 plies, and the
+    /// engine still thinks, spending most of its clock by ply 160. With the second-a-move floor
+    /// of YaneuraOu's plan the 30 s clock ran out by ply 60.
+    #[test]
+    fn sudden_death_lasts_the_game() {
+        let o = Options::default();
+        for main in [30_000u64, 60_000, 180_000, 300_000] {
+            let mut clock = main;
+            let mut at_160 = 0;
+            for ply in (1..=256).step_by(2) {
+                let p = TimePlan::new(&limits(clock, 0, 0), Color::Black, ply, &o).unwrap();
+                assert!(p.minimum <= p.optimum && p.optimum <= p.maximum, "{main} {ply} {p:?}");
+                let spent = (p.optimum + p.optimum / 4).min(p.maximum) + 20;
+                assert!(spent < clock, "{main}: out of time at ply {ply} ({clock} ms left, {p:?})");
+                clock -= spent;
+                if ply == 159 {
+                    at_160 = clock;
+                }
+            }
+            assert!(at_160 < main / 2, "{main}: {at_160} ms left at ply 160");
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How each engine of shogiarena runs spent its clock: the mean time of its moves by phase of the
 game, its longest move, and the clock it had left when each game ended (median), replayed from
-the per-move times the runner charged:
+the per-move times the runner charged (`wall_time_ms`, the runner's own clock; the engine's
+reported `next_move_time_ms` only where that is missing: gpsusi reports 10% less than it takes):
 
     python3 scripts/clock_use.py RUN_DIR/game.db [more game.db ...] [--bucket 20]
 
@@ -94,11 +95,12 @@ def self_test():
         "create table player (id, player_name);"
         "create table game (id, black_player_id, white_player_id, time_control_black,"
         " time_control_white, initial_position_sfen);"
-        "create table game_move (game_id, ply, next_move_time_ms);"
+        "create table game_move (game_id, ply, next_move_time_ms, wall_time_ms);"
         "insert into player values (1, 'a'), (2, 'b');"
         "insert into game values (1, 1, 2, '10+0+1', '10+0+1', 'k8/9/9/9/9/9/9/9/8K w - 8');"
-        "insert into game_move values (1, 7, 3000), (1, 8, 1200), (1, 9, 1000), (1, 10, 1400),"
-        " (1, 11, null);"
+        # The runner charges its own wall time; the engine's reported time (2500) is not it.
+        "insert into game_move values (1, 7, 2500, 3000), (1, 8, 1200, null), (1, 9, 1000, 1000),"
+        " (1, 10, 1400, 1400), (1, 11, null, null);"
     )
     stats = {}
     read_db(db, stats, 20)
@@ -120,8 +122,8 @@ def read_db(db, stats, bucket):
         " initial_position_sfen from game order by id"
     ).fetchall():
         rows = db.execute(
-            "select ply, next_move_time_ms from game_move where game_id = ? and next_move_time_ms is not null"
-            " order by ply",
+            "select ply, coalesce(wall_time_ms, next_move_time_ms) from game_move where game_id = ?"
+            " and coalesce(wall_time_ms, next_move_time_ms) is not null order by ply",
             (gid,),
         ).fetchall()
         if not rows:

@@ -57,9 +57,9 @@ fn one_move_cap(remain_estimate: u64, time: u64, inc: u64, byoyomi: u64) -> u64 
 /// The floor on one move: `MinimumThinkingTime` less the lag (YaneuraOu's, at least a second),
 /// but on a clock that counts milliseconds (sudden death, or increments and byoyomi of part of
 /// a second) never more than the clock's share of a move, `remain_estimate / mtg`. A second a
-/// move outlasts a short clock: at 30 s sudden death the fixed floor spent the clock by ply 60,
-/// at 60 s by ply 100, at 3 min by ply 190, and the moves after it had nothing left
-/// (`sudden_death_lasts_the_game` replays those clocks). A clock that counts whole seconds
+/// move outlasts a short clock: replayed, the fixed floor ran a 30 s sudden-death clock out at
+/// ply 65, 60 s at ply 103, 3 min at 193, 5 min at 241 (`sudden_death_lasts_the_game`); in real
+/// games at 30 s Kaname had spent its clock by ply 60 and played on at 4 ms a move. A clock that counts whole seconds
 /// charges a second anyway, so there the floor stays.
 fn minimum_within_share(minimum: u64, remain_estimate: u64, mtg: u64, round_up: bool) -> u64 {
     if round_up {
@@ -268,7 +268,7 @@ mod tests {
     /// Sudden-death games as a GUI keeps the clock, every move thinking a quarter past its
     /// optimum (or to the maximum) and losing 20 ms to lag: the clock lasts 256 plies, and the
     /// engine still thinks, spending most of its clock by ply 160. With the second-a-move floor
-    /// of YaneuraOu's plan the 30 s clock ran out by ply 60.
+    /// of YaneuraOu's plan the 30 s clock ran out at ply 65.
     #[test]
     fn sudden_death_lasts_the_game() {
         let o = Options::default();

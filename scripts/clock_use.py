@@ -63,7 +63,7 @@ class Stats:
         if times and tc:
             clocks = replay(tc, times)
             self.left.append(clocks[-1])
-            self.lowest = min(clocks) if self.lowest is None else min(self.lowest, min(clocks))
+            self.lowest = min(clocks + ([] if self.lowest is None else [self.lowest]))
         self.games += 1
 
     def lines(self, name):
@@ -122,8 +122,8 @@ def read_db(db, stats, bucket):
         " initial_position_sfen from game order by id"
     ).fetchall():
         rows = db.execute(
-            "select ply, coalesce(wall_time_ms, next_move_time_ms) from game_move where game_id = ?"
-            " and coalesce(wall_time_ms, next_move_time_ms) is not null order by ply",
+            "select ply, coalesce(wall_time_ms, next_move_time_ms) as t from game_move"
+            " where game_id = ? and t is not null order by ply",
             (gid,),
         ).fetchall()
         if not rows:

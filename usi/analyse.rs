@@ -347,7 +347,7 @@ fn ply_range(a: &Args, moves: usize) -> Result<(usize, usize), String> {
     Ok((from, to))
 }
 
-fn new_searcher(a: &Args, net: Option<Arc<eval::nnue::Network>>) -> Searcher {
+fn new_searcher(a: &Args, net: Option<eval::Net>) -> Searcher {
     let mut o = crate::options::Settings::default().search;
     o.threads = a.threads;
     o.hash_mb = a.hash_mb;

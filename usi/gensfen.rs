@@ -146,7 +146,7 @@ pub fn record(p: &selfplay::TrainingPosition) -> PackedSfenValue {
 }
 
 /// Runs `kaname gensfen`; progress goes to stderr.
-pub fn run(a: &Args, net: Option<std::sync::Arc<eval::nnue::Network>>) -> Result<(), String> {
+pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
     let err = |e: std::io::Error| format!("{}: {e}", a.out.display());
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(err)?;

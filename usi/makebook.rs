@@ -528,7 +528,7 @@ pub fn cli(args: &[&str]) {
 }
 
 /// Runs `kaname makebook`; progress and the summary go to stderr.
-pub fn run(a: &Args, net: Option<Arc<eval::nnue::Network>>) -> Result<(), String> {
+pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
     let seeds = seeds(a)?;
     let journal_file = journal_path(&a.out);
     let mut journal = read_journal(&journal_file)?;

@@ -590,12 +590,12 @@ fn combine_path(dir: &str, file: &str) -> String {
 
 /// The net of `EvalFile` value `file`: the built-in net when `file` is empty (`None` if the
 /// binary has none), else the file's. Errors are sentences for `info string error:`.
-pub fn load_net(file: &str) -> Result<Option<std::sync::Arc<eval::nnue::Network>>, String> {
+pub fn load_net(file: &str) -> Result<Option<eval::Net>, String> {
     if file.is_empty() {
-        return Ok(eval::nnue::embedded());
+        return Ok(eval::Net::embedded());
     }
-    match eval::nnue::netfile::load(file) {
-        Ok(q) => Ok(Some(std::sync::Arc::new(eval::nnue::Network::from_quant(&q)))),
+    match eval::Net::load(file) {
+        Ok(l) => Ok(Some(l.net)),
         Err(e) => Err(format!("EvalFile '{}': {e}", crate::ascii(file, 100))),
     }
 }

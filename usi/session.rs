@@ -333,7 +333,7 @@ impl Session {
             "eval" => {
                 self.load_net();
                 let net = self.searcher.net().cloned();
-                self.out.lines(crate::tools::eval(&self.position(), net.as_deref()))
+                self.out.lines(crate::tools::eval(&self.position(), net.as_ref(), self.settings.search.fv_scale))
             }
             "perft" => self.cmd_perft(args),
             "bench" => self.cmd_bench(args),

@@ -74,7 +74,7 @@ pub fn diagram(pos: &Position) -> Vec<String> {
 
 /// The `eval` lines: the classical evaluation (`eval::evaluate`) and its terms, then the
 /// net's value when a net is given (the one `EvalKind net` would use).
-pub fn eval(pos: &Position, net: Option<&eval::nnue::Network>) -> Vec<String> {
+pub fn eval(pos: &Position, net: Option<&eval::Net>, fv_scale: i32) -> Vec<String> {
     let black_view = |stm: i32| if pos.side_to_move() == Color::Black { stm } else { -stm };
     let stm = eval::evaluate(pos);
     let mut lines = vec![
@@ -83,7 +83,7 @@ pub fn eval(pos: &Position, net: Option<&eval::nnue::Network>) -> Vec<String> {
     ];
     // The net knows standard shogi only.
     if let Some(net) = net.filter(|_| pos.variant() == engine::VariantId::Shogi) {
-        let v = net.evaluate_full(pos);
+        let v = net.evaluate_full(pos, fv_scale);
         lines.push(format!("Net: {v:+} (side to move's view), {:+} (black's view)", black_view(v)));
     }
     lines
@@ -131,12 +131,13 @@ mod tests {
 
     #[test]
     fn eval_and_perft() {
-        let e = eval(&Position::startpos(), None);
+        let e = eval(&Position::startpos(), None, 16);
         assert_eq!(e[0], "Evaluation: +0 (side to move's view), +0 (black's view)");
         let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w 2P 1").unwrap();
-        assert!(eval(&p, None)[1].starts_with("Terms (black's view): material +180,"), "{:?}", eval(&p, None));
-        let net = eval::nnue::Network::from_quant(&eval::nnue::QuantNet::random(3));
-        let with_net = eval(&p, Some(&net));
+        assert!(eval(&p, None, 16)[1].starts_with("Terms (black's view): material +180,"), "{:?}", eval(&p, None, 16));
+        let net =
+            eval::Net::Kaname(std::sync::Arc::new(eval::nnue::Network::from_quant(&eval::nnue::QuantNet::random(3))));
+        let with_net = eval(&p, Some(&net), 16);
         assert_eq!(with_net.len(), 3);
         assert!(with_net[2].starts_with("Net: "), "{with_net:?}");
         let lines = perft(&Position::startpos(), 2, engine::LastPly::Count);

@@ -8,8 +8,9 @@
 //! the kind, so the classical path costs what it did before nets existed.
 
 use crate::classical;
+use crate::net::Net;
 use crate::nnue::stack::NetStack;
-use crate::nnue::Network;
+use crate::yo;
 use crate::Value;
 use engine::{Bitboard, Color, Move, Position};
 use std::fmt;
@@ -91,6 +92,14 @@ struct ClassicalState {
 const EMPTY_STATE: ClassicalState =
     ClassicalState { material: 0, steps: NOT_COMPUTED, sliders: NOT_COMPUTED, slider_reach: Bitboard::EMPTY };
 
+/// A net's state along a line, by the net's family.
+enum NetLine {
+    /// Kaname's own net.
+    Kaname(NetStack),
+    /// A YaneuraOu net (any shape, behind one indirect call).
+    Yo(Box<dyn yo::stack::Line>),
+}
+
 /// The evaluation state of a search line: entry `ply` belongs to the position `ply` moves
 /// below the position given to `reset`.
 pub struct Evaluator {
@@ -98,7 +107,7 @@ pub struct Evaluator {
     stack: Vec<ClassicalState>,
     ply: usize,
     /// The net's state: `Some` exactly for `EvalKind::Net`.
-    net: Option<NetStack>,
+    net: Option<NetLine>,
 }
 
 impl Evaluator {
@@ -108,15 +117,41 @@ impl Evaluator {
     }
 
     /// An evaluator running `net`, for lines of up to `max_ply` moves. The net is shared
-    /// (threads each carry their own `Evaluator`); this allocates about 1.1 KB per ply, plus
-    /// 36 KiB for the net's refresh cache.
-    pub fn with_net(max_ply: usize, net: Arc<Network>) -> Evaluator {
-        Evaluator { stack: vec![EMPTY_STATE; 1], ply: 0, net: Some(NetStack::new(max_ply, net)) }
+    /// (threads each carry their own `Evaluator`); this allocates about 1.1 KB per ply with
+    /// Kaname's net, plus 36 KiB for its refresh cache, and 4 L1 bytes per ply with a
+    /// YaneuraOu net (evaluated with `FV_SCALE` `yo::DEFAULT_FV_SCALE` until `set_fv_scale`).
+    pub fn with_net(max_ply: usize, net: Net) -> Evaluator {
+        let line = match net {
+            Net::Kaname(n) => NetLine::Kaname(NetStack::new(max_ply, n)),
+            Net::Yo(n) => NetLine::Yo(yo::stack::line(n, max_ply, yo::DEFAULT_FV_SCALE)),
+        };
+        Evaluator { stack: vec![EMPTY_STATE; 1], ply: 0, net: Some(line) }
     }
 
     /// The net this evaluates with (`None` for the classical evaluation).
-    pub fn net(&self) -> Option<&Arc<Network>> {
-        self.net.as_ref().map(|n| n.net())
+    pub fn net(&self) -> Option<Net> {
+        match self.net.as_ref()? {
+            NetLine::Kaname(n) => Some(Net::Kaname(Arc::clone(n.net()))),
+            NetLine::Yo(n) => Some(Net::Yo(Arc::clone(n.net()))),
+        }
+    }
+
+    /// Whether this evaluates with exactly `net` (the same loaded weights).
+    pub fn runs(&self, net: Option<&Net>) -> bool {
+        match (self.net.as_ref(), net) {
+            (None, None) => true,
+            (Some(NetLine::Kaname(a)), Some(Net::Kaname(b))) => Arc::ptr_eq(a.net(), b),
+            (Some(NetLine::Yo(a)), Some(Net::Yo(b))) => Arc::ptr_eq(a.net(), b),
+            _ => false,
+        }
+    }
+
+    /// Sets YaneuraOu's `FV_SCALE`, the divisor of a YaneuraOu net's output (no effect on
+    /// other evaluations).
+    pub fn set_fv_scale(&mut self, fv_scale: i32) {
+        if let Some(NetLine::Yo(n)) = &mut self.net {
+            n.set_fv_scale(fv_scale);
+        }
     }
 
     /// Which evaluation this runs.
@@ -132,7 +167,10 @@ impl Evaluator {
     pub fn reset(&mut self, pos: &Position) {
         if let Some(net) = &mut self.net {
             self.ply = 0;
-            net.reset(pos);
+            match net {
+                NetLine::Kaname(n) => n.reset(pos),
+                NetLine::Yo(n) => n.reset(pos),
+            }
             return;
         }
         let m = classical::material(pos);
@@ -155,7 +193,10 @@ impl Evaluator {
     pub fn push(&mut self, pos: &Position, m: Move) {
         let ply = self.ply;
         if let Some(net) = &mut self.net {
-            net.push(ply, pos, m);
+            match net {
+                NetLine::Kaname(n) => n.push(ply, pos, m),
+                NetLine::Yo(n) => n.push(ply, pos, m),
+            }
             self.ply = ply + 1;
             return;
         }
@@ -183,7 +224,10 @@ impl Evaluator {
     #[inline]
     pub fn push_null(&mut self) {
         if let Some(net) = &mut self.net {
-            net.push_null(self.ply);
+            match net {
+                NetLine::Kaname(n) => n.push_null(self.ply),
+                NetLine::Yo(n) => n.push_null(self.ply),
+            }
             self.ply += 1;
             return;
         }
@@ -204,7 +248,10 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> Value {
         if let Some(net) = &mut self.net {
-            return net.evaluate(self.ply, pos);
+            return match net {
+                NetLine::Kaname(n) => n.evaluate(self.ply, pos),
+                NetLine::Yo(n) => n.evaluate(self.ply, pos),
+            };
         }
         let s = &mut self.stack[self.ply];
         if s.steps == NOT_COMPUTED {
@@ -233,6 +280,7 @@ impl Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::Network;
 
     /// Along random lines with null moves, the incremental value equals a fresh evaluation.
     #[test]
@@ -311,11 +359,12 @@ mod tests {
 
     /// Random walks through the tree below `pos` with a net evaluator: moves, null moves and
     /// unmoves (so later moves branch from entries computed for another line). The value is
-    /// compared with `Network::evaluate_full` at a node with probability `1 / check_every`
-    /// (1: every node; larger: the lazy scheme applies several plies' changes at once).
+    /// compared with `full` (the net's `evaluate_full`) at a node with probability
+    /// `1 / check_every` (1: every node; larger: the lazy scheme applies several plies'
+    /// changes at once).
     fn walk(
         ev: &mut Evaluator,
-        net: &Network,
+        full: &dyn Fn(&Position) -> Value,
         mut pos: Position,
         seed: &mut u64,
         check_every: u64,
@@ -325,7 +374,7 @@ mod tests {
         let mut line: Vec<Option<Move>> = Vec::new();
         for _ in 0..120 {
             if next(seed).is_multiple_of(check_every) {
-                assert_eq!(ev.evaluate(&pos), net.evaluate_full(&pos), "{}", pos.to_sfen());
+                assert_eq!(ev.evaluate(&pos), full(&pos), "{}", pos.to_sfen());
                 cov.checks += 1;
             }
             let mut list = engine::MoveList::new();
@@ -378,13 +427,13 @@ mod tests {
     #[test]
     fn net_evaluator_matches_full_evaluation() {
         let net = Arc::new(Network::from_quant(&crate::nnue::QuantNet::random(31)));
-        let mut ev = Evaluator::with_net(128, net.clone());
+        let mut ev = Evaluator::with_net(128, Net::Kaname(net.clone()));
         assert_eq!(ev.kind(), EvalKind::Net);
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         let mut cov = Coverage::default();
         for (i, pos) in crate::nnue::network::tests::fixture_positions(300).into_iter().enumerate() {
             let check_every = [1, 3, 7][i % 3];
-            walk(&mut ev, &net, pos, &mut seed, check_every, &mut cov);
+            walk(&mut ev, &|p| net.evaluate_full(p), pos, &mut seed, check_every, &mut cov);
         }
         let counts = [cov.captures, cov.promotions, cov.drops, cov.king_moves, cov.view_changes, cov.nulls, cov.pops];
         assert!(counts.iter().all(|&n| n >= 20), "{cov:?}");
@@ -396,13 +445,46 @@ mod tests {
     #[test]
     fn portable_net_evaluator_matches_full_evaluation() {
         let net = Arc::new(Network::from_quant(&crate::nnue::QuantNet::random(32)).portable());
-        let mut ev = Evaluator::with_net(128, net.clone());
+        let mut ev = Evaluator::with_net(128, Net::Kaname(net.clone()));
         let mut seed = 0x1234_5678_9ABC_DEF1u64;
         let mut cov = Coverage::default();
         for pos in crate::nnue::network::tests::fixture_positions(60) {
-            walk(&mut ev, &net, pos, &mut seed, 2, &mut cov);
+            walk(&mut ev, &|p| net.evaluate_full(p), pos, &mut seed, 2, &mut cov);
         }
         assert!(cov.checks > 1000, "{cov:?}");
+    }
+
+    /// A YaneuraOu net's incremental, lazily computed values equal its full evaluation after
+    /// every kind of step, for each feature set and accumulator width (one shape per L1,
+    /// each dense width among them), on the AVX2 and the portable paths, with `FV_SCALE`s
+    /// 16 and 24.
+    #[test]
+    fn yo_evaluator_matches_full_evaluation() {
+        use crate::yo::{random, shape::FeatureSet, Shape, YoNet};
+        let shapes = [
+            Shape::KP_256,
+            Shape::HALFKP_256,
+            Shape { features: FeatureSet::HalfKP, l1: 512, l2: 8, l3: 64 },
+            Shape { features: FeatureSet::HalfKP, l1: 768, l2: 16, l3: 96 },
+            Shape::HALFKP_1024_8_32,
+        ];
+        let mut seed = 0x05EE_D0F0_u64;
+        for (i, shape) in shapes.into_iter().enumerate() {
+            let fast = YoNet::new(random::params(shape, 100 + i as u64));
+            let portable = fast.clone().portable();
+            for (net, fv) in [(fast, 16), (portable, 24)] {
+                let net = Arc::new(net);
+                let mut ev = Evaluator::with_net(128, Net::Yo(net.clone()));
+                ev.set_fv_scale(fv);
+                let mut cov = Coverage::default();
+                for (k, pos) in crate::nnue::network::tests::fixture_positions(40).into_iter().enumerate() {
+                    walk(&mut ev, &|p| net.evaluate_full(p, fv), pos, &mut seed, [1, 3, 7][k % 3], &mut cov);
+                }
+                let counts = [cov.captures, cov.promotions, cov.drops, cov.king_moves, cov.nulls, cov.pops];
+                assert!(counts.iter().all(|&n| n >= 10), "{shape}: {cov:?}");
+                assert!(cov.checks > 500, "{shape}: {cov:?}");
+            }
+        }
     }
 
     /// A net gives no lazy cutoff; a classical evaluator still does.
@@ -410,7 +492,7 @@ mod tests {
     fn lazy_cutoff_only_for_classical() {
         let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b RB2G 1").unwrap();
         let net = Arc::new(Network::from_quant(&crate::nnue::QuantNet::random(33)));
-        let mut ev = Evaluator::with_net(8, net);
+        let mut ev = Evaluator::with_net(8, Net::Kaname(net));
         ev.reset(&pos);
         assert_eq!(ev.lazy_cutoff(-10_000), None);
         let mut ev = Evaluator::new(8);

@@ -41,7 +41,7 @@ pub struct Searcher {
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
     /// The net `EvalKind` `Net` evaluates with.
-    net: Option<Arc<eval::nnue::Network>>,
+    net: Option<eval::Net>,
 }
 
 impl Default for Searcher {
@@ -71,12 +71,12 @@ impl Searcher {
     }
 
     /// Sets the net for `EvalKind::Net` (takes effect at the next `prepare`).
-    pub fn set_net(&mut self, net: Option<Arc<eval::nnue::Network>>) {
+    pub fn set_net(&mut self, net: Option<eval::Net>) {
         self.net = net;
     }
 
     /// The net set by `set_net`.
-    pub fn net(&self) -> Option<&Arc<eval::nnue::Network>> {
+    pub fn net(&self) -> Option<&eval::Net> {
         self.net.as_ref()
     }
 
@@ -119,7 +119,7 @@ impl Searcher {
             eval::EvalKind::Classical => None,
         };
         for w in workers.iter_mut() {
-            w.use_net(net.clone());
+            w.use_net(net.clone(), self.options.fv_scale);
         }
         Prepared { hash_mb: self.tt.size_mb(), ..prepared }
     }

@@ -90,6 +90,9 @@ pub struct Options {
     /// The game (`USI_Variant`). The net knows standard shogi only: in a variant the search
     /// evaluates classically (`Searcher::eval_in_use`).
     pub variant: VariantId,
+    /// The divisor of a YaneuraOu net's output (`FV_SCALE`, YaneuraOu's option; other
+    /// evaluations ignore it).
+    pub fv_scale: i32,
 }
 
 impl Options {
@@ -125,6 +128,7 @@ impl Options {
         round_up_to_full_second: true,
         stochastic_ponder: false,
         variant: VariantId::Shogi,
+        fv_scale: eval::yo::DEFAULT_FV_SCALE,
     };
 
     /// The draw score for the engine when `root` (the side to move at the root) is its side.

@@ -163,19 +163,16 @@ impl Worker {
         }
     }
 
-    /// Evaluates with `net`, or classically with `None` (kept as it is when already so).
-    pub fn use_net(&mut self, net: Option<std::sync::Arc<eval::nnue::Network>>) {
-        let same = match (&net, self.evaluator.net()) {
-            (None, None) => true,
-            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        if !same {
+    /// Evaluates with `net`, or classically with `None` (kept as it is when already so), a
+    /// YaneuraOu net's output divided by `fv_scale`.
+    pub fn use_net(&mut self, net: Option<eval::Net>, fv_scale: i32) {
+        if !self.evaluator.runs(net.as_ref()) {
             self.evaluator = match net {
                 Some(net) => Evaluator::with_net(MAX_PLY + 8, net),
                 None => Evaluator::new(MAX_PLY + 8),
             };
         }
+        self.evaluator.set_fv_scale(fv_scale);
     }
 
     /// The index of the PV line being searched (MultiPV).

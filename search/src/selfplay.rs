@@ -181,7 +181,7 @@ pub fn run(
 pub fn run_with_net(
     config: &SelfPlayConfig,
     options: &crate::Options,
-    net: Option<std::sync::Arc<eval::nnue::Network>>,
+    net: Option<eval::Net>,
     threads: usize,
     first_game: u64,
     mut sink: impl FnMut(u64, Vec<TrainingPosition>, GameEnd) -> bool,

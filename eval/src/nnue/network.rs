@@ -156,7 +156,7 @@ impl Network {
 }
 
 /// Whether this machine has AVX2 (the caller keeps the answer in the `Network`).
-fn avx2_available() -> bool {
+pub(crate) fn avx2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         is_x86_feature_detected!("avx2")

@@ -1,0 +1,159 @@
+//! `YoNet`: a YaneuraOu net's parameters laid out for inference, shared by every search
+//! thread, and `evaluate_full`, the slow, obviously correct reference the incremental and
+//! SIMD paths are tested against.
+
+use super::features::{self, Features};
+use super::file::{Block, Dense, Params, BLOCK};
+use super::layers;
+use super::shape::{FeatureSet, Shape};
+use crate::Value;
+use engine::{Color, Position};
+
+/// `FV_SCALE`'s default (`evaluate_nnue.cpp:155`): the net's output is divided by it.
+pub const DEFAULT_FV_SCALE: i32 = 16;
+/// YaneuraOu's bound on an evaluation (`VALUE_MAX_EVAL` = `VALUE_MATE - MAX_PLY - 1` =
+/// 32000 - 246 - 1, `types.h:477-495`, `config.h:347`).
+pub const VALUE_MAX_EVAL: Value = 31_753;
+
+/// A dense layer in the two orders the code reads.
+#[derive(Clone, Debug)]
+pub(crate) struct Layer {
+    pub(crate) inputs: usize,
+    pub(crate) outputs: usize,
+    pub(crate) biases: Vec<i32>,
+    /// `w[o * inputs + i]` (the portable path).
+    pub(crate) rows: Vec<i8>,
+    /// Input-chunk-major: for each chunk of 4 inputs, every output's 4 weights in output
+    /// order, `w[(k * outputs + o) * 4 + j]` (the AVX2 path: one broadcast chunk meets all
+    /// outputs' weights, one output per i32 lane).
+    pub(crate) chunked: Vec<i8>,
+}
+
+impl Layer {
+    fn new(d: &Dense) -> Layer {
+        let (inputs, outputs) = (d.inputs, d.outputs());
+        let chunks = inputs.div_ceil(4);
+        let mut chunked = vec![0i8; chunks * outputs * 4];
+        for o in 0..outputs {
+            for i in 0..inputs {
+                chunked[((i / 4) * outputs + o) * 4 + i % 4] = d.weights[o * inputs + i];
+            }
+        }
+        Layer { inputs, outputs, biases: d.biases.clone(), rows: d.weights.clone(), chunked }
+    }
+}
+
+/// A YaneuraOu net ready to evaluate. Its weights are read only, so one copy serves every
+/// thread (behind an `Arc`).
+#[derive(Clone)]
+pub struct YoNet {
+    shape: Shape,
+    /// Feature-transformer biases (one row).
+    pub(crate) ft_biases: Vec<Block>,
+    /// Feature-transformer weights, input `f`'s row at blocks `f * L1 / 32 ..`.
+    pub(crate) ft_weights: Vec<Block>,
+    /// `2 * L1 -> L2`, `L2 -> L3`, `L3 -> 1`.
+    pub(crate) layers: [Layer; 3],
+    /// Whether the AVX2 paths run (detected when the net is built).
+    pub(crate) avx2: bool,
+}
+
+impl YoNet {
+    /// The inference layout of `p`.
+    pub fn new(p: Params) -> YoNet {
+        let mut ft_biases = vec![Block([0; BLOCK]); p.shape.l1 / BLOCK];
+        bytemuck::cast_slice_mut::<Block, i16>(&mut ft_biases).copy_from_slice(&p.ft_biases);
+        let layers = [Layer::new(&p.dense[0]), Layer::new(&p.dense[1]), Layer::new(&p.dense[2])];
+        YoNet {
+            shape: p.shape,
+            ft_biases,
+            ft_weights: p.ft_weights,
+            layers,
+            avx2: crate::nnue::network::avx2_available(),
+        }
+    }
+
+    /// The net's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Whether the SIMD (AVX2) paths are in use.
+    pub fn uses_avx2(&self) -> bool {
+        self.avx2
+    }
+
+    /// The same net with the SIMD paths switched off (tests compare both).
+    pub fn portable(mut self) -> YoNet {
+        self.avx2 = false;
+        self
+    }
+
+    /// Input `f`'s row of feature-transformer weights (L1 values).
+    #[inline(always)]
+    pub(crate) fn row(&self, f: usize) -> &[i16] {
+        let blocks = self.shape.l1 / BLOCK;
+        bytemuck::cast_slice(&self.ft_weights[f * blocks..(f + 1) * blocks])
+    }
+
+    /// The biases of the feature transformer.
+    #[inline(always)]
+    pub(crate) fn biases(&self) -> &[i16] {
+        bytemuck::cast_slice(&self.ft_biases)
+    }
+
+    /// YaneuraOu's static value of `pos` (`Eval::evaluate`: the output divided by `fv_scale`,
+    /// rounded toward zero, within `VALUE_MAX_EVAL`), from the side to move's point of view,
+    /// computed from scratch by the portable code alone: what YaneuraOu's `e` command prints.
+    pub fn evaluate_full(&self, pos: &Position, fv_scale: i32) -> Value {
+        let stm = pos.side_to_move();
+        let (us, them) = (self.accumulate_full(pos, stm), self.accumulate_full(pos, !stm));
+        to_value(layers::propagate_portable(self, &us, &them), fv_scale)
+    }
+
+    /// The accumulator of `view`: the biases plus the rows of its active inputs, wrapping
+    /// in i16 as YaneuraOu's SIMD adds do.
+    pub(crate) fn accumulate_full(&self, pos: &Position, view: Color) -> Vec<i16> {
+        let mut acc = self.biases().to_vec();
+        let mut add = |f: usize| {
+            for (a, &w) in acc.iter_mut().zip(self.row(f)) {
+                *a = a.wrapping_add(w);
+            }
+        };
+        match self.shape.features {
+            FeatureSet::HalfKP => features::HalfKP::for_each_active(pos, view, &mut add),
+            FeatureSet::KP => features::KP::for_each_active(pos, view, &mut add),
+        }
+        acc
+    }
+}
+
+/// The net's output as a value: divided by `fv_scale` toward zero (C++'s integer division)
+/// and kept within `VALUE_MAX_EVAL` (`evaluate_nnue.cpp:742-746`).
+#[inline(always)]
+pub fn to_value(output: i32, fv_scale: i32) -> Value {
+    (output / fv_scale.max(1)).clamp(-VALUE_MAX_EVAL, VALUE_MAX_EVAL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_to_value() {
+        assert_eq!(to_value(31, 16), 1);
+        assert_eq!(to_value(-31, 16), -1);
+        assert_eq!(to_value(-15, 16), 0);
+        assert_eq!(to_value(i32::MAX, 1), VALUE_MAX_EVAL);
+        assert_eq!(to_value(i32::MIN + 1, 1), -VALUE_MAX_EVAL);
+        assert_eq!(to_value(100, 0), 100, "FV_SCALE is at least 1");
+    }
+
+    #[test]
+    fn chunked_layout() {
+        let d = Dense { inputs: 8, biases: vec![0; 2], weights: (0..16).collect() };
+        let l = Layer::new(&d);
+        // Chunk 0: output 0's inputs 0-3, output 1's inputs 0-3; chunk 1: the same for 4-7.
+        assert_eq!(l.chunked, vec![0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15]);
+    }
+}

@@ -6,6 +6,10 @@
 //! (`position`, `zobrist`), SFEN and USI move text (`sfen`, `notation`),
 //! YaneuraOu's packed training records (`packed_sfen`), legal move generation
 //! (`movegen`), static exchange (`see`), game-end rules (`rules`) and perft.
+//!
+//! One module is not about shogi: `hugemem`, the huge-page memory of the big tables (the
+//! search's hash tables, a YaneuraOu net's weights). It lives here, the bottom layer, so
+//! every crate above can reach it without importing sideways.
 
 #![deny(missing_docs)]
 
@@ -14,6 +18,7 @@ mod bitboard;
 mod checks;
 mod color;
 mod hand;
+pub mod hugemem;
 mod mate1;
 mod movegen;
 mod moves;

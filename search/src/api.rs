@@ -299,6 +299,7 @@ impl Searcher {
 /// now: the size a table asked to be `mb` MiB gets (the mate table of `go mate`, say).
 pub fn mappable_mb(mb: usize) -> usize {
     // SAFETY: bytes, for which all-zero is a valid value; the memory is only mapped, then freed.
-    let probe = unsafe { crate::hugemem::ZeroedArray::<u8>::largest_up_to(mb.max(1).saturating_mul(1 << 20), 1 << 20) };
+    let probe =
+        unsafe { engine::hugemem::ZeroedArray::<u8>::largest_up_to(mb.max(1).saturating_mul(1 << 20), 1 << 20) };
     probe.len() >> 20
 }

@@ -2,7 +2,7 @@
 //! butterfly, capture and continuation histories. Board moves and drops are indexed apart
 //! (a drop's "from" is 128 + its kind), as a drop and a board move to one square differ.
 
-use crate::hugemem::ZeroedArray;
+use engine::hugemem::ZeroedArray;
 use engine::{Color, Move, PieceType, FROM_OR_DROP_NB, PIECE_NB, SQUARE_COUNT};
 
 /// History values stay within +-HISTORY_MAX.

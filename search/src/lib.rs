@@ -8,7 +8,6 @@
 
 mod api;
 mod history;
-mod hugemem;
 mod mate;
 mod movepick;
 mod padded;

@@ -5,8 +5,8 @@
 //! torn by two threads writing at once reads as a miss, never as a wrong hit. All accesses are
 //! relaxed atomics: there are no data races, and a stale move is caught by `is_legal`.
 
-use crate::hugemem::ZeroedArray;
 use crate::types::*;
+use engine::hugemem::ZeroedArray;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// How a stored value bounds the true score.

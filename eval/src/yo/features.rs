@@ -124,6 +124,15 @@ pub fn for_each_piece(pos: &Position, view: Color, mut f: impl FnMut(BonaPiece))
     n
 }
 
+/// Non-king pieces of `pos`, on the board and in hand (38 in a full game).
+#[inline]
+pub fn piece_count(pos: &Position) -> usize {
+    let on_board = pos.occupied().and_not(pos.pieces_of_type(PieceType::King)).count() as usize;
+    let in_hand: u32 =
+        Color::ALL.iter().map(|&c| PieceType::HAND.iter().map(|&pt| pos.hand(c).count(pt)).sum::<u32>()).sum();
+    on_board + in_hand as usize
+}
+
 /// How a feature set turns a perspective's BonaPieces into input indexes.
 pub trait Features: Copy + Send + Sync + 'static {
     /// Most active inputs of one perspective.

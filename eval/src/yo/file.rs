@@ -19,6 +19,7 @@
 //! of the file before the file's real size has bounded it.
 
 use super::shape::{padded, Shape, HALFKPE9_PAYLOAD, SUPPORTED};
+use engine::hugemem::ZeroedArray;
 use std::fmt;
 use std::io::{self, BufReader, Read, Write};
 use std::path::Path;
@@ -40,6 +41,58 @@ pub const BLOCK: usize = 32;
 #[repr(C, align(64))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Block(pub [i16; BLOCK]);
+
+/// The feature transformer's weights, in huge-page memory (`engine::hugemem`): 64-256 MB
+/// read at random rows, so with 4 KiB pages nearly every row would also miss the TLB
+/// (YaneuraOu allocates them the same way, `make_unique_large_page`).
+pub struct FtWeights(ZeroedArray<Block>);
+
+impl FtWeights {
+    /// `blocks` zero blocks, or `None` when the machine cannot map them.
+    pub fn zeroed(blocks: usize) -> Option<FtWeights> {
+        // SAFETY: a `Block` of zero bits is a valid `Block` (it is `Zeroable`).
+        unsafe { ZeroedArray::try_new(blocks) }.map(FtWeights)
+    }
+
+    /// The weights as lanes.
+    pub fn lanes(&self) -> &[i16] {
+        bytemuck::cast_slice(&self.0)
+    }
+
+    /// The weights as lanes, to fill.
+    pub fn lanes_mut(&mut self) -> &mut [i16] {
+        bytemuck::cast_slice_mut(&mut self.0)
+    }
+}
+
+impl std::ops::Deref for FtWeights {
+    type Target = [Block];
+    fn deref(&self) -> &[Block] {
+        &self.0
+    }
+}
+
+impl Clone for FtWeights {
+    fn clone(&self) -> FtWeights {
+        let mut c = FtWeights::zeroed(self.len()).expect("memory for a copy of the net's weights");
+        c.0.copy_from_slice(&self.0);
+        c
+    }
+}
+
+impl PartialEq for FtWeights {
+    fn eq(&self, other: &FtWeights) -> bool {
+        self[..] == other[..]
+    }
+}
+
+impl Eq for FtWeights {}
+
+impl fmt::Debug for FtWeights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FtWeights({} blocks)", self.len())
+    }
+}
 
 /// A dense layer: `weights[o * inputs + i]` links input `i` to output `o` (the file's
 /// padding columns are not kept).
@@ -69,7 +122,7 @@ pub struct Params {
     pub ft_biases: Vec<i16>,
     /// Feature-transformer weights, inputs x L1 in blocks: input `f`'s row is blocks
     /// `f * L1 / 32 ..`.
-    pub ft_weights: Vec<Block>,
+    pub ft_weights: FtWeights,
     /// The dense layers: `2 * L1 -> L2`, `L2 -> L3`, `L3 -> 1`.
     pub dense: [Dense; 3],
 }
@@ -78,7 +131,7 @@ impl Params {
     /// Input `f`'s row of feature-transformer weights.
     pub fn ft_row(&self, f: usize) -> &[i16] {
         let l1 = self.shape.l1;
-        &bytemuck::cast_slice::<Block, i16>(&self.ft_weights)[f * l1..(f + 1) * l1]
+        &self.ft_weights.lanes()[f * l1..(f + 1) * l1]
     }
 }
 
@@ -102,6 +155,8 @@ pub enum YoNetError {
     UnknownSize(u64, String),
     /// The file ended early, or changed while it was read.
     Truncated,
+    /// The machine could not map the weights (their size in bytes).
+    OutOfMemory(u64),
 }
 
 impl fmt::Display for YoNetError {
@@ -129,6 +184,7 @@ impl fmt::Display for YoNetError {
                 )
             }
             YoNetError::Truncated => write!(f, "the file ended early (truncated, or changed while read)"),
+            YoNetError::OutOfMemory(n) => write!(f, "the machine cannot hold its {} MB of weights", n >> 20),
         }
     }
 }
@@ -274,8 +330,9 @@ fn read_params(r: &mut impl Read, shape: Shape, warnings: &mut Vec<String>) -> R
     check_hash(r, "feature transformer", shape.ft_hash())?;
     let mut ft_biases = vec![0i16; shape.l1];
     read_values(r, &mut ft_biases, i16::from_le_bytes)?;
-    let mut ft_weights = vec![Block([0; BLOCK]); shape.features.inputs() * shape.l1 / BLOCK];
-    read_values(r, bytemuck::cast_slice_mut::<Block, i16>(&mut ft_weights), i16::from_le_bytes)?;
+    let blocks = shape.features.inputs() * shape.l1 / BLOCK;
+    let mut ft_weights = FtWeights::zeroed(blocks).ok_or(YoNetError::OutOfMemory((blocks * 64) as u64))?;
+    read_values(r, ft_weights.lanes_mut(), i16::from_le_bytes)?;
     check_hash(r, "network", shape.network_hash())?;
     let mut layer = |inputs: usize, outputs: usize| -> io::Result<Dense> {
         let mut biases = vec![0i32; outputs];
@@ -305,7 +362,7 @@ pub fn write(p: &Params, mut out: impl Write) -> io::Result<()> {
     }
     out.write_all(&head)?;
     let mut buf = Vec::with_capacity(1 << 20);
-    for chunk in bytemuck::cast_slice::<Block, i16>(&p.ft_weights).chunks(1 << 19) {
+    for chunk in p.ft_weights.lanes().chunks(1 << 19) {
         buf.clear();
         for w in chunk {
             buf.extend_from_slice(&w.to_le_bytes());

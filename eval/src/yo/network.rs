@@ -3,7 +3,7 @@
 //! SIMD paths are tested against.
 
 use super::features::{self, Features};
-use super::file::{Block, Dense, Params, BLOCK};
+use super::file::{Block, Dense, FtWeights, Params, BLOCK};
 use super::layers;
 use super::shape::{FeatureSet, Shape};
 use crate::Value;
@@ -51,7 +51,7 @@ pub struct YoNet {
     /// Feature-transformer biases (one row).
     pub(crate) ft_biases: Vec<Block>,
     /// Feature-transformer weights, input `f`'s row at blocks `f * L1 / 32 ..`.
-    pub(crate) ft_weights: Vec<Block>,
+    pub(crate) ft_weights: FtWeights,
     /// `2 * L1 -> L2`, `L2 -> L3`, `L3 -> 1`.
     pub(crate) layers: [Layer; 3],
     /// Whether the AVX2 paths run (detected when the net is built).

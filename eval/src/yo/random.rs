@@ -16,7 +16,7 @@
 //! The ranges keep every clipped activation in use (some 0, some 127, many between) and the
 //! extreme weights -128 and 127 in every hidden layer.
 
-use super::file::{Block, Dense, Params, BLOCK};
+use super::file::{Dense, FtWeights, Params, BLOCK};
 use super::shape::{padded, Shape};
 
 /// SplitMix64's output function.
@@ -59,8 +59,9 @@ fn hidden_weight(u: u64) -> i64 {
 pub fn params(shape: Shape, seed: u64) -> Params {
     let mut d = Draws { base: seed.wrapping_mul(0xD1B5_4A32_D192_ED03), n: 0 };
     let ft_biases = (0..shape.l1).map(|_| d.int(-40, 80) as i16).collect();
-    let mut ft_weights = vec![Block([0; BLOCK]); shape.features.inputs() * shape.l1 / BLOCK];
-    for w in bytemuck::cast_slice_mut::<Block, i16>(&mut ft_weights) {
+    let mut ft_weights =
+        FtWeights::zeroed(shape.features.inputs() * shape.l1 / BLOCK).expect("memory for a random net's weights");
+    for w in ft_weights.lanes_mut() {
         *w = d.int(-20, 20) as i16;
     }
     let mut layer = |inputs: usize, outputs: usize, bias: i64, weight: fn(u64) -> i64| {

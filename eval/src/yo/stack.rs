@@ -5,7 +5,7 @@
 //! the way (HalfKP), recomputes it from the position. YaneuraOu looks one ply back only and
 //! refreshes otherwise.
 
-use super::accumulator::{add_sub, Lanes};
+use super::accumulator::{add_sub, Lanes, RefreshCache};
 use super::features::{self, Changes, Features};
 use super::layers;
 use super::network::{to_value, YoNet};
@@ -60,6 +60,8 @@ pub(crate) struct Stack<F: Features, const L1: usize> {
     net: Arc<YoNet>,
     fv_scale: i32,
     entries: Vec<Entry<L1>>,
+    /// Refreshes after king moves (HalfKP only; K-P never refreshes after `reset`).
+    cache: Option<Box<RefreshCache<L1>>>,
     _features: std::marker::PhantomData<F>,
 }
 
@@ -68,11 +70,18 @@ impl<F: Features, const L1: usize> Stack<F, L1> {
         assert_eq!(net.shape().l1, L1);
         let empty =
             Entry { acc: [Lanes([0; L1]); 2], computed: [false; 2], changes: Changes::NONE, refresh: [false; 2] };
-        Stack { net, fv_scale, entries: vec![empty; max_ply + 1], _features: std::marker::PhantomData }
+        let cache = F::KING_REFRESH.then(Box::default);
+        Stack { net, fv_scale, entries: vec![empty; max_ply + 1], cache, _features: std::marker::PhantomData }
     }
 
     /// Recomputes `view`'s accumulator of entry `ply` from `pos`.
     fn refresh(&mut self, ply: usize, pos: &Position, view: Color) {
+        let e = &mut self.entries[ply];
+        if let Some(cache) = &mut self.cache {
+            cache.refresh(&self.net, pos, view, &mut e.acc[view.index()].0);
+            e.computed[view.index()] = true;
+            return;
+        }
         let mut active = [0usize; 40];
         let mut n = 0;
         F::for_each_active(pos, view, |f| {

@@ -24,7 +24,7 @@
 //! so a solve neither allocates nor clears megabytes (a game's root mate search and a tsume
 //! suite run many small solves). The table is cleared only when the 16-bit generation wraps.
 
-use crate::hugemem::ZeroedArray;
+use engine::hugemem::ZeroedArray;
 use engine::Hand;
 use std::cell::RefCell;
 

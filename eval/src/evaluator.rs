@@ -460,7 +460,7 @@ mod tests {
     /// 16 and 24.
     #[test]
     fn yo_evaluator_matches_full_evaluation() {
-        use crate::yo::{random, shape::FeatureSet, Shape, YoNet};
+        use crate::yo::{random, shape::FeatureSet, Shape, Simd, YoNet};
         let shapes = [
             Shape::KP_256,
             Shape::HALFKP_256,
@@ -470,9 +470,11 @@ mod tests {
         ];
         let mut seed = 0x05EE_D0F0_u64;
         for (i, shape) in shapes.into_iter().enumerate() {
-            let fast = YoNet::new(random::params(shape, 100 + i as u64));
-            let portable = fast.clone().portable();
-            for (net, fv) in [(fast, 16), (portable, 24)] {
+            let net = YoNet::new(random::params(shape, 100 + i as u64));
+            let paths = [(Simd::Vnni, 16), (Simd::Avx2, 40), (Simd::Portable, 24)];
+            for (net, fv) in
+                paths.into_iter().filter(|(p, _)| p.available()).map(|(p, fv)| (net.clone().with_simd(p), fv))
+            {
                 let net = Arc::new(net);
                 let mut ev = Evaluator::with_net(128, Net::Yo(net.clone()));
                 ev.set_fv_scale(fv);

@@ -15,8 +15,8 @@ pub struct Lanes<const L1: usize>(pub [i16; L1]);
 #[inline]
 pub fn add_sub<const L1: usize>(net: &YoNet, dst: &mut [i16; L1], src: &[i16; L1], removed: &[usize], added: &[usize]) {
     #[cfg(target_arch = "x86_64")]
-    if net.avx2 {
-        // SAFETY: `net.avx2` is set only when the CPU reported AVX2 (`YoNet::new`).
+    if net.simd != super::network::Simd::Portable {
+        // SAFETY: both SIMD paths are set only when the CPU reported AVX2 (`Simd::detect`).
         unsafe { add_sub_avx2(net, dst, src, removed, added) };
         return;
     }

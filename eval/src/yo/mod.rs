@@ -27,7 +27,7 @@ pub mod shape;
 pub(crate) mod stack;
 
 pub use file::{YoNetError, YoNetFile};
-pub use network::{YoNet, DEFAULT_FV_SCALE};
+pub use network::{Simd, YoNet, DEFAULT_FV_SCALE};
 pub use shape::Shape;
 
 /// YaneuraOu's conversion of an evaluation to the centipawns it prints

@@ -15,6 +15,44 @@ pub const DEFAULT_FV_SCALE: i32 = 16;
 /// 32000 - 246 - 1, `types.h:477-495`, `config.h:347`).
 pub const VALUE_MAX_EVAL: Value = 31_753;
 
+/// The instruction set the net's hot paths use, chosen when the net is built from what
+/// the CPU reports (one binary runs everywhere; tests compare every path).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Simd {
+    /// Scalar Rust.
+    Portable,
+    /// AVX2 (YaneuraOu's `TARGET_CPU=AVX2` path).
+    Avx2,
+    /// AVX2 with AVX-VNNI's `vpdpbusd` in the dense layers: one instruction for AVX2's three
+    /// per 32 products (the same integers).
+    Vnni,
+}
+
+impl Simd {
+    /// The fastest path this CPU runs.
+    pub fn detect() -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("avxvnni") {
+                return Simd::Vnni;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return Simd::Avx2;
+            }
+        }
+        Simd::Portable
+    }
+
+    /// Whether this CPU runs `self`.
+    pub fn available(self) -> bool {
+        match self {
+            Simd::Portable => true,
+            Simd::Avx2 => Simd::detect() != Simd::Portable,
+            Simd::Vnni => Simd::detect() == Simd::Vnni,
+        }
+    }
+}
+
 /// A dense layer in the two orders the code reads.
 #[derive(Clone, Debug)]
 pub(crate) struct Layer {
@@ -54,8 +92,8 @@ pub struct YoNet {
     pub(crate) ft_weights: FtWeights,
     /// `2 * L1 -> L2`, `L2 -> L3`, `L3 -> 1`.
     pub(crate) layers: [Layer; 3],
-    /// Whether the AVX2 paths run (detected when the net is built).
-    pub(crate) avx2: bool,
+    /// The instruction set of the hot paths (detected when the net is built).
+    pub(crate) simd: Simd,
 }
 
 impl YoNet {
@@ -64,13 +102,7 @@ impl YoNet {
         let mut ft_biases = vec![Block([0; BLOCK]); p.shape.l1 / BLOCK];
         bytemuck::cast_slice_mut::<Block, i16>(&mut ft_biases).copy_from_slice(&p.ft_biases);
         let layers = [Layer::new(&p.dense[0]), Layer::new(&p.dense[1]), Layer::new(&p.dense[2])];
-        YoNet {
-            shape: p.shape,
-            ft_biases,
-            ft_weights: p.ft_weights,
-            layers,
-            avx2: crate::nnue::network::avx2_available(),
-        }
+        YoNet { shape: p.shape, ft_biases, ft_weights: p.ft_weights, layers, simd: Simd::detect() }
     }
 
     /// The net's shape.
@@ -78,15 +110,21 @@ impl YoNet {
         self.shape
     }
 
-    /// Whether the SIMD (AVX2) paths are in use.
-    pub fn uses_avx2(&self) -> bool {
-        self.avx2
+    /// The instruction set in use.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
-    /// The same net with the SIMD paths switched off (tests compare both).
-    pub fn portable(mut self) -> YoNet {
-        self.avx2 = false;
+    /// The same net on another path (tests compare them; `simd` must be `available`).
+    pub fn with_simd(mut self, simd: Simd) -> YoNet {
+        assert!(simd.available(), "{simd:?} is not available on this CPU");
+        self.simd = simd;
         self
+    }
+
+    /// The same net with the SIMD paths switched off.
+    pub fn portable(self) -> YoNet {
+        self.with_simd(Simd::Portable)
     }
 
     /// Input `f`'s row of feature-transformer weights (L1 values).

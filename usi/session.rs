@@ -2,13 +2,18 @@
 //! notifications through one channel, and keeps the protocol's promises:
 //! exactly one `bestmove` per `go` (one `checkmate` per `go mate`), none before `stop` or
 //! `ponderhit` under `go infinite`/`go ponder`, `stop` obeyed at once, `readyok` at any time.
+//!
+//! The top room: may use `protocol` (its language), `book` (the engine's own book) and
+//! `commands` (`bench`, `perft`, `d` and `eval` typed in a session); nothing uses it but
+//! `main.rs`.
 
-use crate::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line};
-use crate::options::{self, Settings, Value};
-use crate::output::Output;
-use crate::own_book::OwnBook;
-use crate::parse;
-use crate::reader::{MAX_LINE, TOO_LONG};
+use crate::book::play::OwnBook;
+use crate::protocol::ascii;
+use crate::protocol::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line};
+use crate::protocol::options::{self, Settings, Value};
+use crate::protocol::output::Output;
+use crate::protocol::parse;
+use crate::protocol::reader::{MAX_LINE, TOO_LONG};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use engine::{Move, Position};
 use search::{Info, Limits, MateProgress, MateResult, SearchResult, Searcher};
@@ -16,6 +21,44 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The `help` text (also `kaname --help`).
+pub fn help_lines() -> Vec<String> {
+    [
+        concat!("Kaname ", env!("CARGO_PKG_VERSION"), ", a USI shogi engine."),
+        "",
+        "Command line:",
+        "  kaname                          speak USI on stdin/stdout (for GUIs)",
+        "  kaname --tune                   the same, declaring the Tune_* search parameters (SPSA)",
+        "  kaname bench [depth] [threads] [hash] [--variant minishogi]   fixed-depth search of the bench positions",
+        "  kaname perft <depth> [--generate] [--variant minishogi] [<sfen>]   count leaf nodes, split by root move",
+        "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
+        "                                  think about one position and print the best move",
+        "  kaname analyse <record> [--movetime MS | --nodes N | --depth D] [--threads N] [--multipv N]",
+        "                 [--from PLY] [--to PLY] [--json F] [--kif F] [--csa F] [--graph F.svg]",
+        "                 [--marks 0.05,0.10,0.20] [--eval net|classical] [--eval-file F] [--hash MB]",
+        "                 [--no-progress]   analyse a KIF/KI2/CSA/USI game record (1000 ms per",
+        "                                  position by default) and write <record>.analysis.json,",
+        "                                  .kif (.csa) and .svg (kaname analyse --help for more)",
+        "  kaname gensfen [--out F] [--positions N] [--nodes N | --depth D] [--threads N] [--seed S]",
+        "                 [--random-plies MIN-MAX] [--max-plies N] [--hash MB] [--eval net|classical]",
+        "                 [--eval-file F]   self-play training positions (PackedSfenValue)",
+        "  kaname psv-dump <file> [n]      print PackedSfenValue records as text",
+        "  kaname makebook [--out F] [--openings F | --psv F] [--plies N] [--multipv N] [--nodes N]",
+        "                                  an opening book from Kaname's analysis (makebook --help)",
+        "  kaname train --data <psv...> --out <net.knn> [options]",
+        "                                  train the NNUE net (kaname train --help for options)",
+        "  kaname options-markdown         print the options table (Markdown)",
+        "  kaname help | --help            this text",
+        "",
+        "USI commands: usi isready setoption usinewgame position go stop ponderhit gameover quit",
+        "Extra commands: d (board), eval (static evaluation), perft <depth>,",
+        "  bench [depth] [threads] [hash], usi_tunables (shogiarena's SPSA manifest), help",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
 
 /// What the loop receives.
 #[derive(Debug)]
@@ -199,7 +242,7 @@ impl Session {
                             let cmd = line.split_whitespace().next().unwrap_or("");
                             self.out.error(&format!(
                                 "internal error while handling '{}'; the engine goes on",
-                                crate::ascii(cmd, 20)
+                                ascii(cmd, 20)
                             ));
                         }
                     }
@@ -323,27 +366,27 @@ impl Session {
             "ponderhit" => self.cmd_ponderhit(args),
             "gameover" => {
                 if !args.is_empty() && !["win", "lose", "draw"].contains(&args[0]) {
-                    log::info!("gameover {}", crate::ascii(args[0], 20));
+                    log::info!("gameover {}", ascii(args[0], 20));
                 }
                 self.cmd_stop();
             }
             "quit" => return Flow::Quit,
-            "debug" | "register" => log::debug!("ignored: {}", crate::ascii(line, 80)),
-            "d" => self.out.lines(crate::tools::diagram(&self.position())),
+            "debug" | "register" => log::debug!("ignored: {}", ascii(line, 80)),
+            "d" => self.out.lines(crate::commands::board::diagram(&self.position())),
             "eval" => {
                 self.load_net();
                 let net = self.searcher.net().cloned();
-                self.out.lines(crate::tools::eval(&self.position(), net.as_deref()))
+                self.out.lines(crate::commands::board::eval(&self.position(), net.as_deref()))
             }
             "perft" => self.cmd_perft(args),
             "bench" => self.cmd_bench(args),
-            "help" => self.out.lines(crate::help_lines()),
+            "help" => self.out.lines(help_lines()),
             // shogiarena's SPSA asks for the tunable parameters (`search::tune`).
             "usi_tunables" => self.out.lines([
                 format!("info string shogiarena_tunables_json {}", search::tune::tunables_manifest()),
                 "usi_tunablesok".to_string(),
             ]),
-            _ => self.out.error(&format!("unknown command '{}' (try help)", crate::ascii(&cmd, 40))),
+            _ => self.out.error(&format!("unknown command '{}' (try help)", ascii(&cmd, 40))),
         }
         Flow::Continue
     }
@@ -478,7 +521,7 @@ impl Session {
             ("UsiLog", Value::Text(path)) => {
                 if let Err(e) = self.out.set_log(path) {
                     self.settings.usi_log.clear();
-                    self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", crate::ascii(path, 100)));
+                    self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", ascii(path, 100)));
                 }
             }
             ("BookFile" | "BookDir", _) => self.book.forget_file(),
@@ -581,7 +624,7 @@ impl Session {
         self.searcher.set_options(&self.settings.search);
         let out = self.out.clone();
         let on_progress = Box::new(move |p: MateProgress| {
-            let nps = crate::bench::nps(p.nodes, p.time_ms);
+            let nps = crate::commands::bench::nps(p.nodes, p.time_ms);
             out.line(&format!("info nodes {} nps {nps} time {}", p.nodes, p.time_ms));
         });
         let ticket = Ticket::new(&self.out);
@@ -688,7 +731,7 @@ impl Session {
         }
         match args.first().map(|d| d.parse::<u32>()) {
             Some(Ok(d)) if (1..=12).contains(&d) => {
-                let lines = crate::tools::perft(&self.position(), d, engine::LastPly::Count);
+                let lines = crate::commands::perft::perft(&self.position(), d, engine::LastPly::Count);
                 self.out.lines(lines);
             }
             _ => self.out.error("perft: expected perft <depth 1..12>"),
@@ -699,7 +742,7 @@ impl Session {
         if self.busy_error("bench") {
             return;
         }
-        let (depth, threads, hash) = match crate::bench_args(args) {
+        let (depth, threads, hash) = match crate::commands::bench::session_args(args) {
             Ok(a) => a,
             Err(e) => {
                 self.out.error(&format!("bench: {e}"));
@@ -714,7 +757,7 @@ impl Session {
         self.searcher.prepare();
         self.prepared = None;
         let out = self.out.clone();
-        crate::bench::run(&mut self.searcher, depth, self.settings.search.variant, &mut |l| out.line(&l));
+        crate::commands::bench::run(&mut self.searcher, depth, self.settings.search.variant, &mut |l| out.line(&l));
         self.searcher.clear();
         self.searcher.set_options(&self.settings.search);
     }

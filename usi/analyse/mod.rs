@@ -2,10 +2,19 @@
 //! annotated game: a JSON report (`annotate`), a KIF or CSA copy with the scores as comments,
 //! and an evaluation graph (`graph`); a summary goes to stdout and progress to stderr.
 //! Reading records is `record`'s job; this file is the command line and the search loop.
+//!
+//! The room: `record` (KIF, KI2, CSA and USI records in, their encodings), `annotate` (a ply's
+//! verdict, the report, the annotated copy), `graph` (the SVG). May use: `protocol` and
+//! `args`; not `book`, `commands` or `session`.
 
-use crate::annotate::{self, Ply, Report, Score, Searched};
-use crate::record::{self, Format, Game};
+pub mod annotate;
+pub mod graph;
+pub mod record;
+
+use crate::protocol::ascii;
+use annotate::{Ply, Report, Score, Searched};
 use engine::{Move, Position};
+use record::{Format, Game};
 use search::{BestMove, Info, Limits, Searcher};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -95,15 +104,14 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
 ) -> Result<T, String> {
     match v.parse::<T>() {
         Ok(n) if n >= lo && n <= hi => Ok(n),
-        _ => Err(format!("{flag} must be a number in {lo}..={hi}, not '{}'", crate::ascii(v, 20))),
+        _ => Err(format!("{flag} must be a number in {lo}..={hi}, not '{}'", ascii(v, 20))),
     }
 }
 
 /// Parses `--marks 0.05,0.10,0.20`: three win-rate losses in 0..=1, in order.
 pub fn parse_marks(v: &str) -> Result<[f64; 3], String> {
-    let bad = || {
-        format!("--marks takes three numbers in 0..1 in order, such as 0.05,0.10,0.20, not '{}'", crate::ascii(v, 30))
-    };
+    let bad =
+        || format!("--marks takes three numbers in 0..1 in order, such as 0.05,0.10,0.20, not '{}'", ascii(v, 30));
     let t: Vec<f64> = v.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
     match t[..] {
         [a, b, c] if 0.0 < a && a <= b && b <= c && c <= 1.0 => Ok([a, b, c]),
@@ -126,13 +134,13 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
         csa: None,
         graph: None,
         marks: DEFAULT_MARKS,
-        eval: crate::options::Settings::default().search.eval,
+        eval: crate::protocol::options::Settings::default().search.eval,
         eval_file: String::new(),
         progress: true,
     };
     // Words that are no flag's value make up the record: before, between or after the flags.
     let mut positional = Vec::new();
-    for (flag, vals) in crate::flag_groups(args) {
+    for (flag, vals) in crate::args::flag_groups(args) {
         let mut v = || one(flag, vals, &mut positional);
         match flag {
             "--movetime" => a.limits.movetime = Some(number(flag, v()?, 1, u64::MAX)?),
@@ -154,14 +162,14 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
                 a.progress = false;
                 positional.extend(vals);
             }
-            f if f.starts_with("--") => return Err(format!("unknown argument '{}'", crate::ascii(f, 40))),
+            f if f.starts_with("--") => return Err(format!("unknown argument '{}'", ascii(f, 40))),
             word => positional.extend(std::iter::once(&word).chain(vals)),
         }
     }
     a.record = match positional[..] {
         [r] => PathBuf::from(r),
         [] => return Err("a record file is required".into()),
-        _ => return Err(format!("one record at a time, not '{}'", crate::ascii(&positional.join(" "), 60))),
+        _ => return Err(format!("one record at a time, not '{}'", ascii(&positional.join(" "), 60))),
     };
     if a.from.zip(a.to).is_some_and(|(f, t)| f > t) {
         return Err("--from is after --to".into());
@@ -180,7 +188,7 @@ fn graph_path(v: &str) -> Result<PathBuf, String> {
         Some("svg") => Ok(p),
         _ => Err(format!(
             "--graph writes SVG: give a .svg file, not '{}' (convert it to PNG with rsvg-convert or a browser)",
-            crate::ascii(v, 60)
+            ascii(v, 60)
         )),
     }
 }
@@ -225,8 +233,10 @@ fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> 
 /// that a move, its score and its line always belong together. A search stopped before its
 /// first iteration reported nothing: the static evaluation stands in, at depth 0.
 fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>) -> Searched {
-    let mut lines: Vec<(Score, Vec<Move>, &Info)> =
-        lines.values().map(|i| (Score::from_search(i.score), crate::lines::legal_prefix(pos, &i.pv), i)).collect();
+    let mut lines: Vec<(Score, Vec<Move>, &Info)> = lines
+        .values()
+        .map(|i| (Score::from_search(i.score), crate::protocol::lines::legal_prefix(pos, &i.pv), i))
+        .collect();
     lines.retain(|(_, pv, _)| !pv.is_empty());
     if let Some(k) = lines.iter().position(|(_, pv, _)| pv.first() == best.as_ref()) {
         lines[..=k].rotate_right(1);
@@ -348,7 +358,7 @@ fn ply_range(a: &Args, moves: usize) -> Result<(usize, usize), String> {
 }
 
 fn new_searcher(a: &Args, net: Option<Arc<eval::nnue::Network>>) -> Searcher {
-    let mut o = crate::options::Settings::default().search;
+    let mut o = crate::protocol::options::Settings::default().search;
     o.threads = a.threads;
     o.hash_mb = a.hash_mb;
     o.multipv = a.multipv;
@@ -453,7 +463,7 @@ fn write_outputs(a: &Args, game: &Game, r: &Report) -> Result<Vec<PathBuf>, Stri
     }
     if let Some(p) = graph {
         let start = r.plies.first().map(|p| (p.ply - 1, p.best_score_black.winrate()));
-        write(&p, crate::graph::svg(&graph_title(a, game), start, &r.plies)?.as_bytes())?;
+        write(&p, crate::analyse::graph::svg(&graph_title(a, game), start, &r.plies)?.as_bytes())?;
         written.push(p);
     }
     let copy = annotate::annotated(&game.record, &r.plies);
@@ -559,12 +569,12 @@ fn run(a: &Args) -> Result<Option<String>, String> {
         eprintln!("kaname analyse: {p}; analysing the {} moves before it", game.moves.len());
     }
     let range = ply_range(a, game.moves.len())?;
-    let net = crate::options::load_net(&a.eval_file)?;
+    let net = crate::protocol::options::load_net(&a.eval_file)?;
     let mut searcher = new_searcher(a, net);
     let plies = analyse(&mut searcher, &game, range.0, range.1, a);
     let r = report(a, &game, range, plies, searcher.eval_in_use());
     let written = write_outputs(a, &game, &r)?;
-    crate::output::Output::stdout().lines(summary_lines(&r, &a.limits, &written));
+    crate::protocol::output::Output::stdout().lines(summary_lines(&r, &a.limits, &written));
     Ok(problem)
 }
 
@@ -654,7 +664,7 @@ mod tests {
     #[test]
     fn record_copies_are_shift_jis_unless_they_cannot_be() {
         let sjis = encode_record(Path::new("a.kif"), "先手：羽生\n");
-        assert_eq!(crate::record::decode(&sjis).unwrap().1, crate::record::Encoding::ShiftJis);
+        assert_eq!(crate::analyse::record::decode(&sjis).unwrap().1, crate::analyse::record::Encoding::ShiftJis);
         let utf8 = encode_record(Path::new("a.kifu"), "先手：羽生\n");
         assert!(utf8.starts_with(b"\xEF\xBB\xBF"));
         let emoji = encode_record(Path::new("a.kif"), "先手：\u{1F600}\n");

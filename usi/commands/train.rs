@@ -1,5 +1,6 @@
 //! `kaname train`: the command-line front end of `eval::train` (argument parsing only).
 
+use crate::protocol::ascii;
 use eval::train::{TrainConfig, TrainError};
 use std::path::PathBuf;
 
@@ -39,7 +40,7 @@ fn num<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     match vals {
         [v] => match v.parse::<T>() {
             Ok(n) if n >= lo && n <= hi => Ok(n),
-            _ => Err(format!("{flag} must be a number in {lo}..={hi}, not '{}'", crate::ascii(v, 20))),
+            _ => Err(format!("{flag} must be a number in {lo}..={hi}, not '{}'", ascii(v, 20))),
         },
         _ => Err(format!("{flag} takes one value")),
     }
@@ -64,7 +65,7 @@ fn no_value(flag: &str, vals: &[&str]) -> Result<(), String> {
 pub fn parse_args(args: &[&str]) -> Result<TrainConfig, String> {
     let mut cfg = TrainConfig::default();
     let mut out = None;
-    for (flag, vals) in crate::flag_groups(args) {
+    for (flag, vals) in crate::args::flag_groups(args) {
         match flag {
             "--data" if !vals.is_empty() => cfg.data.extend(vals.iter().map(PathBuf::from)),
             "--data" => return Err("--data needs at least one file".into()),
@@ -86,7 +87,7 @@ pub fn parse_args(args: &[&str]) -> Result<TrainConfig, String> {
             "--checkpoint-dir" => cfg.checkpoint_dir = Some(path(flag, vals)?),
             "--limit" => cfg.limit = Some(num(flag, vals, 1, u64::MAX)?),
             "--no-progress" => no_value(flag, vals).map(|_| cfg.progress = false)?,
-            other => return Err(format!("unknown argument '{}'", crate::ascii(other, 40))),
+            other => return Err(format!("unknown argument '{}'", ascii(other, 40))),
         }
     }
     if cfg.data.is_empty() {

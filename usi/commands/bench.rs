@@ -1,6 +1,9 @@
 //! `bench`: a fixed-depth search of a fixed list of positions, reporting nodes and speed. The
 //! node total is the signature that shows whether a change altered the search.
 
+use crate::protocol::ascii;
+use crate::protocol::options;
+use crate::protocol::output::Output;
 use engine::{Position, VariantId};
 use search::Searcher;
 use std::time::Instant;
@@ -79,6 +82,42 @@ pub fn run(searcher: &mut Searcher, depth: i32, variant: VariantId, print: &mut 
     total
 }
 
+/// Parses `[depth] [threads] [hash]` of `bench` typed in a session (`kaname bench` too).
+pub fn session_args(args: &[&str]) -> Result<(i32, Option<usize>, Option<usize>), String> {
+    if args.len() > 3 {
+        return Err("expected bench [depth] [threads] [hash]".into());
+    }
+    let num = |i: usize, what: &str, lo: u64, hi: u64| -> Result<Option<u64>, String> {
+        match args.get(i) {
+            None => Ok(None),
+            Some(t) => match t.parse::<u64>() {
+                Ok(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
+                _ => Err(format!("{what} must be {lo}..{hi}, not '{}'", ascii(t, 20))),
+            },
+        }
+    };
+    let depth = num(0, "depth", 1, 127)?.map_or(DEFAULT_DEPTH, |d| d as i32);
+    let threads = num(1, "threads", 1, 256)?.map(|n| n as usize);
+    let hash = num(2, "hash", 1, 65536)?.map(|n| n as usize);
+    Ok((depth, threads, hash))
+}
+
+/// `kaname bench [depth] [threads] [hash] [--variant <name>]`.
+pub fn cli(args: &[&str]) {
+    let (variant, args) = crate::args::take_variant(args);
+    let (depth, threads, hash) = session_args(&args).unwrap_or_else(|e| crate::args::usage_error(&e));
+    let mut o = options::Settings::default().search;
+    o.variant = variant;
+    o.threads = threads.unwrap_or(o.threads);
+    o.hash_mb = hash.unwrap_or(o.hash_mb);
+    let mut searcher = Searcher::new();
+    searcher.set_options(&o);
+    searcher.set_net(options::load_net("").unwrap_or(None));
+    searcher.prepare();
+    let out = Output::stdout();
+    run(&mut searcher, depth, variant, &mut |l| out.line(&l));
+}
+
 /// Nodes per second, avoiding a division by zero.
 pub fn nps(nodes: u64, ms: u64) -> u64 {
     (nodes as u128 * 1000 / ms.max(1) as u128) as u64
@@ -87,6 +126,14 @@ pub fn nps(nodes: u64, ms: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bench_arguments() {
+        assert_eq!(session_args(&[]).unwrap(), (DEFAULT_DEPTH, None, None));
+        assert_eq!(session_args(&["5", "2", "16"]).unwrap(), (5, Some(2), Some(16)));
+        assert!(session_args(&["0"]).is_err());
+        assert!(session_args(&["x"]).is_err());
+    }
 
     #[test]
     fn bench_positions_are_valid_and_playable() {

@@ -15,6 +15,7 @@
 //!    sorted by SFEN, so large books are searched on disk.
 
 use crate::book::{self, BookMove, VALUE_MATE, VALUE_MATE_IN_MAX_PLY};
+use crate::protocol::ascii;
 use engine::{Move, MoveList, Position};
 use search::{Info, Limits, Score, Searcher};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -87,11 +88,11 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
         limits: Limits { nodes: Some(100_000), ..Default::default() },
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         hash_mb: 64,
-        eval: crate::options::Settings::default().search.eval,
+        eval: crate::protocol::options::Settings::default().search.eval,
         eval_file: String::new(),
         no_progress: false,
     };
-    for (flag, vals) in crate::flag_groups(args) {
+    for (flag, vals) in crate::args::flag_groups(args) {
         let one = || match vals {
             [v] => Ok(*v),
             _ => Err(format!("{flag} takes one value")),
@@ -100,7 +101,7 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
             let v = one()?;
             match v.parse::<u64>() {
                 Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-                _ => Err(format!("{flag} takes a number {lo}..{hi}, not '{}'", crate::ascii(v, 20))),
+                _ => Err(format!("{flag} takes a number {lo}..{hi}, not '{}'", ascii(v, 20))),
             }
         };
         match flag {
@@ -119,7 +120,7 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
             "--eval" => a.eval = one()?.parse().map_err(|e: eval::ParseEvalKindError| e.to_string())?,
             "--eval-file" => a.eval_file = one()?.to_string(),
             "--no-progress" if vals.is_empty() => a.no_progress = true,
-            other => return Err(format!("unexpected argument '{}'", crate::ascii(other, 40))),
+            other => return Err(format!("unexpected argument '{}'", ascii(other, 40))),
         }
     }
     if a.openings.is_empty() && a.psv.is_empty() {
@@ -214,7 +215,7 @@ pub fn line_positions(line: &str, plies: u32) -> Result<(Vec<Position>, Option<S
     let t: Vec<&str> = line.split_whitespace().collect();
     let t = if t.first() == Some(&"position") { &t[1..] } else { &t[..] };
     let moves_at = t.iter().position(|x| *x == "moves").unwrap_or(t.len());
-    let (mut pos, problem) = crate::parse::position(&t[..moves_at], engine::VariantId::Shogi)?;
+    let (mut pos, problem) = crate::protocol::parse::position(&t[..moves_at], engine::VariantId::Shogi)?;
     let mut out = Vec::new();
     if pos.game_ply() <= plies {
         out.push(pos.clone());
@@ -223,7 +224,7 @@ pub fn line_positions(line: &str, plies: u32) -> Result<(Vec<Position>, Option<S
         if pos.game_ply() >= plies {
             break;
         }
-        if let Some(e) = crate::parse::apply_moves(&mut pos, [*m]) {
+        if let Some(e) = crate::protocol::parse::apply_moves(&mut pos, [*m]) {
             return Ok((out, Some(e)));
         }
         out.push(pos.clone());
@@ -521,7 +522,7 @@ pub fn cli(args: &[&str]) {
         std::process::exit(code);
     };
     let a = parse_args(args).unwrap_or_else(|e| fail(e, 2));
-    let net = crate::options::load_net(&a.eval_file).unwrap_or_else(|e| fail(e, 2));
+    let net = crate::protocol::options::load_net(&a.eval_file).unwrap_or_else(|e| fail(e, 2));
     if let Err(e) = run(&a, net) {
         fail(e, 1);
     }
@@ -545,7 +546,7 @@ pub fn run(a: &Args, net: Option<Arc<eval::nnue::Network>>) -> Result<(), String
         threads: 1,
         multipv: a.multipv,
         eval: a.eval,
-        ..crate::options::Settings::default().search
+        ..crate::protocol::options::Settings::default().search
     };
     let mut searchers: Vec<Searcher> = (0..a.threads.max(1))
         .map(|_| {

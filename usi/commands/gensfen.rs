@@ -1,6 +1,7 @@
 //! `kaname gensfen`: self-play training data (YaneuraOu's 40-byte PackedSfenValue records),
 //! a thin front end to `search::selfplay`.
 
+use crate::protocol::ascii;
 use engine::PackedSfenValue;
 use search::selfplay::{self, SelfPlayConfig};
 use std::fs::OpenOptions;
@@ -44,16 +45,15 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         hash_mb: 16,
         game: SelfPlayConfig::default(),
-        eval: crate::options::Settings::default().search.eval,
+        eval: crate::protocol::options::Settings::default().search.eval,
         eval_file: String::new(),
     };
     let mut i = 0;
     while i < args.len() {
         let flag = args[i];
         let val = args.get(i + 1).copied().ok_or_else(|| format!("{flag} needs a value"))?;
-        let num = |what: &str| {
-            val.parse::<u64>().map_err(|_| format!("{what} needs a number, not '{}'", crate::ascii(val, 20)))
-        };
+        let num =
+            |what: &str| val.parse::<u64>().map_err(|_| format!("{what} needs a number, not '{}'", ascii(val, 20)));
         match flag {
             "--out" => a.out = PathBuf::from(val),
             "--positions" => a.positions = num(flag)?,
@@ -67,12 +67,12 @@ pub fn parse_args(args: &[&str]) -> Result<Args, String> {
                 let (lo, hi) = val.split_once('-').unwrap_or((val, val));
                 match (lo.parse::<u32>(), hi.parse::<u32>()) {
                     (Ok(lo), Ok(hi)) if lo <= hi => a.game.random_plies = (lo, hi),
-                    _ => return Err(format!("--random-plies takes MIN-MAX, not '{}'", crate::ascii(val, 20))),
+                    _ => return Err(format!("--random-plies takes MIN-MAX, not '{}'", ascii(val, 20))),
                 }
             }
             "--eval" => a.eval = val.parse().map_err(|e: eval::ParseEvalKindError| e.to_string())?,
             "--eval-file" => a.eval_file = val.to_string(),
-            other => return Err(format!("unknown argument '{}'", crate::ascii(other, 40))),
+            other => return Err(format!("unknown argument '{}'", ascii(other, 40))),
         }
         i += 2;
     }
@@ -158,7 +158,8 @@ pub fn run(a: &Args, net: Option<std::sync::Arc<eval::nnue::Network>>) -> Result
     }
     let file = OpenOptions::new().create(true).append(true).open(&a.out).map_err(err)?;
     let mut w = BufWriter::new(file);
-    let options = search::Options { hash_mb: a.hash_mb, eval: a.eval, ..crate::options::Settings::default().search };
+    let options =
+        search::Options { hash_mb: a.hash_mb, eval: a.eval, ..crate::protocol::options::Settings::default().search };
     let eval_used = if a.eval == eval::EvalKind::Net && net.is_none() { eval::EvalKind::Classical } else { a.eval };
     eprintln!(
         "gensfen: {} -> {} positions into {} ({} threads, {}, eval {eval_used}, seed {}, from game {first_game})",
@@ -220,13 +221,24 @@ pub fn run(a: &Args, net: Option<std::sync::Arc<eval::nnue::Network>>) -> Result
     Ok(())
 }
 
+/// `kaname gensfen [options]`: usage errors exit with 2, failures with 1.
+pub fn cli(args: &[&str]) {
+    let a = parse_args(args).unwrap_or_else(|e| crate::args::usage_error(&format!("gensfen: {e}")));
+    let net = crate::protocol::options::load_net(&a.eval_file)
+        .unwrap_or_else(|e| crate::args::usage_error(&format!("gensfen: {e}")));
+    if let Err(e) = run(&a, net) {
+        eprintln!("kaname: gensfen: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// `kaname psv-dump FILE [N]`: the first N (default all) records of a PackedSfenValue file
 /// as text, one per line: `sfen <SFEN> move <usi> score <cp> ply <n> result <r>` (for people,
 /// and for `scripts/check_psv_cshogi.py`, which compares these with cshogi's reading).
 pub fn dump(args: &[&str]) -> Result<Vec<String>, String> {
     let path = args.first().ok_or("psv-dump needs a file")?;
     let limit = match args.get(1) {
-        Some(n) => n.parse::<usize>().map_err(|_| format!("psv-dump: bad count '{}'", crate::ascii(n, 20)))?,
+        Some(n) => n.parse::<usize>().map_err(|_| format!("psv-dump: bad count '{}'", ascii(n, 20)))?,
         None => usize::MAX,
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;

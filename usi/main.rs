@@ -1,6 +1,11 @@
 //! Kaname, a USI shogi engine: the binary. With no arguments it speaks USI on stdin/stdout;
-//! `bench`, `perft`, `go`, `analyse`, `train` and `help` are for people and scripts. This file
-//! only dispatches: each command lives in the room that owns its subject.
+//! the commands (`kaname help`) are for people and scripts. This file only dispatches: the
+//! command line is parsed by clap from the argument structs of the rooms that own the
+//! commands, and each command runs there.
+//!
+//! The rooms, each importing only those before it: `protocol` (the USI language), `args` (what
+//! the commands' arguments share), then `book`, `analyse` and `commands` (side by side), then
+//! `session` (the USI session). Nothing imports from this file.
 
 mod analyse;
 mod args;
@@ -9,50 +14,68 @@ mod commands;
 mod protocol;
 mod session;
 
-use protocol::output::Output;
-use std::sync::Arc;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// The command line: a command, or none to speak USI.
+#[derive(Parser)]
+#[command(name = "kaname", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    /// Speak USI as without arguments, declaring the Tune_* search parameters (SPSA)
+    #[arg(long)]
+    tune: bool,
+    /// The command.
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The commands; each one's help is its argument struct's, in its room.
+#[derive(Subcommand)]
+enum Command {
+    Bench(commands::bench::Args),
+    Perft(commands::perft::Args),
+    Go(commands::go::Args),
+    #[command(alias = "analyze")]
+    Analyse(analyse::Args),
+    Gensfen(commands::gensfen::Args),
+    PsvDump(commands::gensfen::DumpArgs),
+    Makebook(book::make::Args),
+    Train(commands::train::Args),
+    /// Print the options table (Markdown, as in the README)
+    OptionsMarkdown,
+}
+
+/// The overview of every command and of a session's commands (`kaname help`, `help` in a
+/// session).
+fn help_lines() -> Vec<String> {
+    args::overview(&Cli::command(), session::COMMANDS)
+}
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let args: Vec<&str> = argv.iter().map(String::as_str).collect();
-    // `kaname <command> --help` prints help instead of reading `--help` as a value (a depth,
-    // a file name); commands with more options than the general text have their own.
-    let wants_help = args.get(1).is_some_and(|a| matches!(*a, "--help" | "-h" | "help"));
-    match args.first().copied() {
-        Some("bench" | "perft" | "go" | "gensfen" | "psv-dump" | "options-markdown") if wants_help => {
-            Output::stdout().lines(session::help_lines())
-        }
-        None | Some("--tune") => {
-            let out = Arc::new(Output::stdout());
-            let mut session = session::Session::new(out);
-            session.set_tuning(args.first() == Some(&"--tune"));
-            let tx = session.sender();
-            protocol::reader::spawn(move |line| {
-                tx.send(line.map_or(session::Event::Eof, session::Event::Line)).is_ok()
-            });
-            session.run();
-            // Search threads may still be parked; stdout is flushed line by line.
-            std::process::exit(0);
-        }
-        Some("bench") => commands::bench::cli(&args[1..]),
-        Some("perft") => commands::perft::cli(&args[1..]),
-        Some("go") => commands::go::cli(&args[1..]),
-        Some("gensfen") => commands::gensfen::cli(&args[1..]),
-        Some("psv-dump") => match commands::gensfen::dump(&args[1..]) {
-            Ok(lines) => Output::stdout().lines(lines),
-            Err(e) => args::usage_error(&e),
-        },
-        Some("train") if wants_help => Output::stdout().lines(commands::train::USAGE.lines()),
-        Some("train") => commands::train::cli(&args[1..]),
-        Some("analyse" | "analyze") if wants_help => Output::stdout().lines(analyse::USAGE.lines()),
-        Some("analyse" | "analyze") => analyse::cli(&args[1..]),
-        Some("makebook") if wants_help => Output::stdout().lines(book::make::USAGE.lines()),
-        Some("makebook") => book::make::cli(&args[1..]),
-        Some("options-markdown") => print!("{}", protocol::options::markdown_table()),
-        Some("help" | "--help" | "-h") => Output::stdout().lines(session::help_lines()),
-        Some(other) => args::usage_error(&format!("unknown command '{other}'")),
+    if std::env::args_os().len() == 1 {
+        // The GUI's case: USI at once, before the command line's parser is built.
+        session::run_stdio(false, help_lines);
+    }
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // `kaname <command> help` is `kaname <command> --help`, as it always was.
+    if argv.get(2).is_some_and(|a| a == "help") {
+        argv[2] = "--help".into();
+    }
+    let cmd = Cli::command();
+    let help = args::overview(&cmd, session::COMMANDS).join("\n");
+    let cli = Cli::from_arg_matches(&cmd.override_help(help).get_matches_from(argv)).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        None => session::run_stdio(cli.tune, help_lines),
+        Some(Command::Bench(a)) => commands::bench::cli(&a),
+        Some(Command::Perft(a)) => commands::perft::cli(&a),
+        Some(Command::Go(a)) => commands::go::cli(&a),
+        Some(Command::Analyse(a)) => analyse::cli(a),
+        Some(Command::Gensfen(a)) => commands::gensfen::cli(&a),
+        Some(Command::PsvDump(a)) => commands::gensfen::dump_cli(&a),
+        Some(Command::Makebook(a)) => book::make::cli(&a),
+        Some(Command::Train(a)) => commands::train::cli(&a),
+        Some(Command::OptionsMarkdown) => print!("{}", protocol::options::markdown_table()),
     }
 }

@@ -22,43 +22,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The `help` text (also `kaname --help`).
-pub fn help_lines() -> Vec<String> {
-    [
-        concat!("Kaname ", env!("CARGO_PKG_VERSION"), ", a USI shogi engine."),
-        "",
-        "Command line:",
-        "  kaname                          speak USI on stdin/stdout (for GUIs)",
-        "  kaname --tune                   the same, declaring the Tune_* search parameters (SPSA)",
-        "  kaname bench [depth] [threads] [hash] [--variant minishogi]   fixed-depth search of the bench positions",
-        "  kaname perft <depth> [--generate] [--variant minishogi] [<sfen>]   count leaf nodes, split by root move",
-        "  kaname go [--sfen <sfen> | --moves <m...>] [--movetime <ms>]",
-        "                                  think about one position and print the best move",
-        "  kaname analyse <record> [--movetime MS | --nodes N | --depth D] [--threads N] [--multipv N]",
-        "                 [--from PLY] [--to PLY] [--json F] [--kif F] [--csa F] [--graph F.svg]",
-        "                 [--marks 0.05,0.10,0.20] [--eval net|classical] [--eval-file F] [--hash MB]",
-        "                 [--no-progress]   analyse a KIF/KI2/CSA/USI game record (1000 ms per",
-        "                                  position by default) and write <record>.analysis.json,",
-        "                                  .kif (.csa) and .svg (kaname analyse --help for more)",
-        "  kaname gensfen [--out F] [--positions N] [--nodes N | --depth D] [--threads N] [--seed S]",
-        "                 [--random-plies MIN-MAX] [--max-plies N] [--hash MB] [--eval net|classical]",
-        "                 [--eval-file F]   self-play training positions (PackedSfenValue)",
-        "  kaname psv-dump <file> [n]      print PackedSfenValue records as text",
-        "  kaname makebook [--out F] [--openings F | --psv F] [--plies N] [--multipv N] [--nodes N]",
-        "                                  an opening book from Kaname's analysis (makebook --help)",
-        "  kaname train --data <psv...> --out <net.knn> [options]",
-        "                                  train the NNUE net (kaname train --help for options)",
-        "  kaname options-markdown         print the options table (Markdown)",
-        "  kaname help | --help            this text",
-        "",
-        "USI commands: usi isready setoption usinewgame position go stop ponderhit gameover quit",
-        "Extra commands: d (board), eval (static evaluation), perft <depth>,",
-        "  bench [depth] [threads] [hash], usi_tunables (shogiarena's SPSA manifest), help",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
+/// The commands of a session, the end of the `help` text (`kaname help` ends with them too).
+pub const COMMANDS: &[&str] = &[
+    "USI commands: usi isready setoption usinewgame position go stop ponderhit gameover quit",
+    "Extra commands: d (board), eval (static evaluation), perft <depth>,",
+    "  bench [depth] [threads] [hash], usi_tunables (shogiarena's SPSA manifest), help",
+];
 
 /// What the loop receives.
 #[derive(Debug)]
@@ -163,6 +132,21 @@ pub struct Session {
     book: OwnBook,
     /// `kaname --tune`: `usi` also declares the `Tune_*` search parameters.
     tuning: bool,
+    /// The `help` text (the binary's overview: this room does not know the command line).
+    help: fn() -> Vec<String>,
+}
+
+/// Speaks USI on stdin/stdout until `quit` or the end of input (`tuning`: `kaname --tune`;
+/// `help`: the text of `help`), then ends the process: search threads may still be parked,
+/// and stdout is flushed line by line.
+pub fn run_stdio(tuning: bool, help: fn() -> Vec<String>) -> ! {
+    let mut session = Session::new(Arc::new(Output::stdout()));
+    session.set_tuning(tuning);
+    session.set_help(help);
+    let tx = session.sender();
+    crate::protocol::reader::spawn(move |line| tx.send(line.map_or(Event::Eof, Event::Line)).is_ok());
+    session.run();
+    std::process::exit(0);
 }
 
 /// Whether the loop goes on.
@@ -207,12 +191,18 @@ impl Session {
             clear_pending: false,
             book: OwnBook::new(),
             tuning: false,
+            help: || COMMANDS.iter().map(|s| s.to_string()).collect(),
         }
     }
 
     /// Tuning mode (`kaname --tune`): `usi` also declares the `Tune_*` options.
     pub fn set_tuning(&mut self, tuning: bool) {
         self.tuning = tuning;
+    }
+
+    /// The text `help` prints (by default `COMMANDS`).
+    pub fn set_help(&mut self, help: fn() -> Vec<String>) {
+        self.help = help;
     }
 
     /// The sender stdin lines go to.
@@ -380,7 +370,7 @@ impl Session {
             }
             "perft" => self.cmd_perft(args),
             "bench" => self.cmd_bench(args),
-            "help" => self.out.lines(help_lines()),
+            "help" => self.out.lines((self.help)()),
             // shogiarena's SPSA asks for the tunable parameters (`search::tune`).
             "usi_tunables" => self.out.lines([
                 format!("info string shogiarena_tunables_json {}", search::tune::tunables_manifest()),
@@ -730,7 +720,7 @@ impl Session {
             return;
         }
         match args.first().map(|d| d.parse::<u32>()) {
-            Some(Ok(d)) if (1..=12).contains(&d) => {
+            Some(Ok(d)) if crate::commands::perft::DEPTHS.contains(&u64::from(d)) => {
                 let lines = crate::commands::perft::perft(&self.position(), d, engine::LastPly::Count);
                 self.out.lines(lines);
             }

@@ -6,7 +6,8 @@
 //! May use: `protocol` (the option table's defaults, the net of `EvalFile`); no other room.
 
 use crate::protocol::options::{self, Settings};
-use clap::builder::RangedU64ValueParser;
+use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
+use engine::VariantId;
 use std::fmt::Display;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
@@ -37,12 +38,17 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The names of the games (`VariantId::ALL`), read as a `VariantId`.
+fn variant_names() -> impl clap::builder::TypedValueParser<Value = VariantId> {
+    PossibleValuesParser::new(VariantId::ALL.map(VariantId::name)).map(|s| s.parse().expect("a game's own name"))
+}
+
 /// `--variant`: the game of `bench` and `perft`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct VariantArg {
-    /// The game: shogi, minishogi or shoshogi
-    #[arg(long, value_name = "name", default_value_t = engine::VariantId::Shogi)]
-    pub variant: engine::VariantId,
+    /// The game
+    #[arg(long, value_name = "name", default_value_t = VariantId::Shogi, ignore_case = true, value_parser = variant_names())]
+    pub variant: VariantId,
 }
 
 /// `--eval` and `--eval-file`: the evaluation of the commands that search.

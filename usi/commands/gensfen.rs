@@ -40,8 +40,8 @@ pub struct Args {
     /// Depth per move, 1..=64, instead of nodes
     #[arg(long, value_name = "D", value_parser = clamped::<i32>(1, 64))]
     pub depth: Option<i32>,
-    /// Games played at once, one search thread each, 1..=256
-    #[arg(long, value_name = "N", default_value_t = cores(), value_parser = clamped::<usize>(1, 256))]
+    /// Games played at once, one search thread each, 1..=256 [default: all cores]
+    #[arg(long, value_name = "N", default_value_t = cores(), hide_default_value = true, value_parser = clamped::<usize>(1, 256))]
     pub threads: usize,
     /// Hash table per game thread, MiB, 1..=4096
     #[arg(long = "hash", value_name = "MB", default_value_t = 16, value_parser = clamped::<usize>(1, 4096))]

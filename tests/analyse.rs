@@ -328,9 +328,16 @@ fn usage() {
     ] {
         assert!(usage.contains(flag), "{flag} in {usage}");
     }
-    for bad in [&["analyse"][..], &["analyse", "a.kif", "--graph", "g.png"], &["analyse", "a.kif", "--marks", "1,2"]] {
+    // Usage errors in clap's form: status 2, naming what is missing or which flag is wrong.
+    for (bad, named) in [
+        (&["analyse"][..], "Usage: kaname analyse"),
+        (&["analyse", "a.kif", "--graph", "g.png"], "'--graph <OUT.svg>'"),
+        (&["analyse", "a.kif", "--marks", "1,2"], "'--marks <A,B,C>'"),
+    ] {
         let o = kaname(bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
-        assert!(String::from_utf8_lossy(&o.stderr).contains("usage: kaname analyse"));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("error: ") && err.contains(named), "{bad:?}: {err}");
+        assert!(o.stdout.is_empty());
     }
 }

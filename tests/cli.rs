@@ -23,7 +23,7 @@ fn help() {
         assert!(s.contains("kaname analyse <record>"));
     }
     // Every command answers --help (gensfen once read it as a file name, bench as a depth).
-    for cmd in ["bench", "perft", "go", "gensfen", "psv-dump", "train", "analyse", "makebook"] {
+    for cmd in ["bench", "perft", "go", "gensfen", "psv-dump", "train", "analyse", "makebook", "options-markdown"] {
         for a in ["--help", "-h"] {
             let s = stdout(&kaname(&[cmd, a]));
             assert!(s.contains(&format!("kaname {cmd}")), "{cmd} {a}: {s}");
@@ -32,6 +32,67 @@ fn help() {
     let o = kaname(&["--no-such-flag"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
+}
+
+/// The command line is clap's: each command's help comes from its arguments' definitions
+/// (every flag, with its default), `kaname help <command>` and `kaname <command> help` print it
+/// too, and a value out of range or of the wrong kind exits with 2, naming the argument, with
+/// nothing on stdout.
+#[test]
+fn command_help_and_usage_errors() {
+    for (cmd, shown) in [
+        ("bench", &["[depth]", "[threads]", "[hash]", "--variant", "[default: 10]"][..]),
+        ("perft", &["<depth>", "[sfen]", "--generate", "--variant"]),
+        ("go", &["--sfen", "--moves", "--movetime", "[default: 3000]"]),
+        ("analyse", &["<record>", "--movetime", "--marks", "--graph", "--eval-file", "--no-progress"]),
+        ("gensfen", &["--out", "--positions", "--nodes", "--random-plies", "--max-plies", "--eval"]),
+        ("psv-dump", &["<file>", "[n]"]),
+        ("makebook", &["--openings", "--psv", "--plies", "--expand", "--limit", "[default: 16]"]),
+        ("train", &["--data", "--out", "--lambda", "--init", "--resume", "[default: 0.75]"]),
+        ("options-markdown", &[]),
+    ] {
+        for args in [&[cmd, "--help"][..], &["help", cmd], &[cmd, "help"]] {
+            let s = stdout(&kaname(args));
+            assert!(s.contains(&format!("Usage: kaname {cmd}")), "{args:?}: {s}");
+            for x in shown {
+                assert!(s.contains(x), "{args:?} shows {x}: {s}");
+            }
+        }
+    }
+    assert!(stdout(&kaname(&["analyze", "--help"])).contains("<record>"), "analyze is analyse");
+    for (args, named) in [
+        (&["bench", "0"][..], "[depth]"),
+        (&["bench", "1", "257"], "[threads]"),
+        (&["bench", "--variant", "chess"], "--variant"),
+        (&["perft", "13"], "<depth>"),
+        (&["go", "--movetime", "x"], "--movetime"),
+        (&["analyse", "g.kif", "--multipv", "601"], "--multipv"),
+        (&["analyse", "g.kif", "--eval", "magic"], "--eval"),
+        (&["gensfen", "--random-plies", "5-2"], "--random-plies"),
+        (&["psv-dump", "x.psv", "many"], "[n]"),
+        (&["makebook", "--plies", "0"], "--plies"),
+        (&["train", "--data", "a", "--out", "b", "--lambda", "2"], "--lambda"),
+    ] {
+        let o = kaname(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: invalid value") && err.contains(named), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    // Unknown commands and flags, one record too many, --tune with a command, --init with
+    // --resume: status 2 too.
+    for args in [
+        &["frobnicate"][..],
+        &["bench", "--bogus"],
+        &["analyse", "a.kif", "b.kif"],
+        &["--tune", "bench"],
+        &["train", "--data", "a", "--out", "b", "--init", "x", "--resume", "y"],
+    ] {
+        let o = kaname(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: "), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
 }
 
 #[test]
@@ -213,6 +274,7 @@ fn train_command() {
     assert!(String::from_utf8_lossy(&r.stderr).contains("/nonexistent/x.psv"));
     let r = kaname(&["train", "--data", d]);
     assert_eq!(r.status.code(), Some(2));
-    assert!(r.stdout.is_empty() && String::from_utf8_lossy(&r.stderr).contains("usage: kaname train"));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.stdout.is_empty() && err.contains("Usage: kaname train") && err.contains("--out"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -44,7 +44,7 @@
 //! ignored), `sfen <sfen>` or a bare SFEN, a rejected SFEN keeps the previous position, the
 //! move list stops quietly at `resign`/`win`, null moves `pass`/`0000`/`null` (refused in
 //! check) and at an illegal move (the legal prefix stays). `go`'s arguments are read the way
-//! `usi/parse.rs` reads them (which flags a search has, its `searchmoves`, its limits), and
+//! `usi/protocol/parse.rs` reads them (which flags a search has, its `searchmoves`, its limits), and
 //! `EnteringKingRule`/`ResignValue` the way `setoption` does. This mirror is exact for
 //! corrupted lines too (it is the same tokenising), so every `bestmove` is checked against the
 //! one position the engine searched, never "either of two".
@@ -68,7 +68,7 @@
 //! The parsers are fuzzed directly by property tests over seeded random input (no external
 //! crate; the repository's other property tests are written the same way):
 //! `engine/tests/fuzz_parsers.rs` (`Position::from_sfen`, `Position::parse_usi_move`) and the
-//! test modules of `usi/options.rs` (`options::parse`) and `usi/parse.rs` (`position`, `go`).
+//! test modules of `usi/protocol/options.rs` (`options::parse`) and `usi/protocol/parse.rs` (`position`, `go`).
 
 mod common;
 
@@ -101,7 +101,7 @@ const COMMANDS: &[&str] = &[
     "register",
     "quit",
 ];
-/// `go`'s keywords (`usi/parse.rs`).
+/// `go`'s keywords (`usi/protocol/parse.rs`).
 const GO_KEYWORDS: &[&str] = &[
     "ponder",
     "infinite",
@@ -331,7 +331,7 @@ impl Splitter {
     }
 }
 
-/// `go`'s arguments as `usi/parse.rs` reads them.
+/// `go`'s arguments as `usi/protocol/parse.rs` reads them.
 #[derive(Clone, Debug, Default)]
 struct GoArgs {
     ponder: bool,

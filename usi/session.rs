@@ -2,13 +2,18 @@
 //! notifications through one channel, and keeps the protocol's promises:
 //! exactly one `bestmove` per `go` (one `checkmate` per `go mate`), none before `stop` or
 //! `ponderhit` under `go infinite`/`go ponder`, `stop` obeyed at once, `readyok` at any time.
+//!
+//! The top room: may use `protocol` (its language), `book` (the engine's own book) and
+//! `commands` (`bench`, `perft`, `d` and `eval` typed in a session); nothing uses it but
+//! `main.rs`.
 
-use crate::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line};
-use crate::options::{self, Settings, Value};
-use crate::output::Output;
-use crate::own_book::OwnBook;
-use crate::parse;
-use crate::reader::{MAX_LINE, TOO_LONG};
+use crate::book::play::OwnBook;
+use crate::protocol::ascii;
+use crate::protocol::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line};
+use crate::protocol::options::{self, Settings, Value};
+use crate::protocol::output::Output;
+use crate::protocol::parse;
+use crate::protocol::reader::{MAX_LINE, TOO_LONG};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use engine::{Move, Position};
 use search::{Info, Limits, MateProgress, MateResult, SearchResult, Searcher};
@@ -16,6 +21,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The commands of a session, the end of the `help` text (`kaname help` ends with them too).
+pub const COMMANDS: &[&str] = &[
+    "USI commands: usi isready setoption usinewgame position go stop ponderhit gameover quit",
+    "Extra commands: d (board), eval (static evaluation), perft <depth>,",
+    "  bench [depth] [threads] [hash], usi_tunables (shogiarena's SPSA manifest), help",
+];
 
 /// What the loop receives.
 #[derive(Debug)]
@@ -120,6 +132,21 @@ pub struct Session {
     book: OwnBook,
     /// `kaname --tune`: `usi` also declares the `Tune_*` search parameters.
     tuning: bool,
+    /// The `help` text (the binary's overview: this room does not know the command line).
+    help: fn() -> Vec<String>,
+}
+
+/// Speaks USI on stdin/stdout until `quit` or the end of input (`tuning`: `kaname --tune`;
+/// `help`: the text of `help`), then ends the process: search threads may still be parked,
+/// and stdout is flushed line by line.
+pub fn run_stdio(tuning: bool, help: fn() -> Vec<String>) -> ! {
+    let mut session = Session::new(Arc::new(Output::stdout()));
+    session.set_tuning(tuning);
+    session.set_help(help);
+    let tx = session.sender();
+    crate::protocol::reader::spawn(move |line| tx.send(line.map_or(Event::Eof, Event::Line)).is_ok());
+    session.run();
+    std::process::exit(0);
 }
 
 /// Whether the loop goes on.
@@ -164,12 +191,18 @@ impl Session {
             clear_pending: false,
             book: OwnBook::new(),
             tuning: false,
+            help: || COMMANDS.iter().map(|s| s.to_string()).collect(),
         }
     }
 
     /// Tuning mode (`kaname --tune`): `usi` also declares the `Tune_*` options.
     pub fn set_tuning(&mut self, tuning: bool) {
         self.tuning = tuning;
+    }
+
+    /// The text `help` prints (by default `COMMANDS`).
+    pub fn set_help(&mut self, help: fn() -> Vec<String>) {
+        self.help = help;
     }
 
     /// The sender stdin lines go to.
@@ -199,7 +232,7 @@ impl Session {
                             let cmd = line.split_whitespace().next().unwrap_or("");
                             self.out.error(&format!(
                                 "internal error while handling '{}'; the engine goes on",
-                                crate::ascii(cmd, 20)
+                                ascii(cmd, 20)
                             ));
                         }
                     }
@@ -323,27 +356,31 @@ impl Session {
             "ponderhit" => self.cmd_ponderhit(args),
             "gameover" => {
                 if !args.is_empty() && !["win", "lose", "draw"].contains(&args[0]) {
-                    log::info!("gameover {}", crate::ascii(args[0], 20));
+                    log::info!("gameover {}", ascii(args[0], 20));
                 }
                 self.cmd_stop();
             }
             "quit" => return Flow::Quit,
-            "debug" | "register" => log::debug!("ignored: {}", crate::ascii(line, 80)),
-            "d" => self.out.lines(crate::tools::diagram(&self.position())),
+            "debug" | "register" => log::debug!("ignored: {}", ascii(line, 80)),
+            "d" => self.out.lines(crate::commands::board::diagram(&self.position())),
             "eval" => {
                 self.load_net();
                 let net = self.searcher.net().cloned();
-                self.out.lines(crate::tools::eval(&self.position(), net.as_ref(), self.settings.search.fv_scale))
+                self.out.lines(crate::commands::board::eval(
+                    &self.position(),
+                    net.as_ref(),
+                    self.settings.search.fv_scale,
+                ))
             }
             "perft" => self.cmd_perft(args),
             "bench" => self.cmd_bench(args),
-            "help" => self.out.lines(crate::help_lines()),
+            "help" => self.out.lines((self.help)()),
             // shogiarena's SPSA asks for the tunable parameters (`search::tune`).
             "usi_tunables" => self.out.lines([
                 format!("info string shogiarena_tunables_json {}", search::tune::tunables_manifest()),
                 "usi_tunablesok".to_string(),
             ]),
-            _ => self.out.error(&format!("unknown command '{}' (try help)", crate::ascii(&cmd, 40))),
+            _ => self.out.error(&format!("unknown command '{}' (try help)", ascii(&cmd, 40))),
         }
         Flow::Continue
     }
@@ -478,7 +515,7 @@ impl Session {
             ("UsiLog", Value::Text(path)) => {
                 if let Err(e) = self.out.set_log(path) {
                     self.settings.usi_log.clear();
-                    self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", crate::ascii(path, 100)));
+                    self.out.error(&format!("setoption: cannot open UsiLog file '{}': {e}", ascii(path, 100)));
                 }
             }
             ("BookFile" | "BookDir", _) => self.book.forget_file(),
@@ -581,7 +618,7 @@ impl Session {
         self.searcher.set_options(&self.settings.search);
         let out = self.out.clone();
         let on_progress = Box::new(move |p: MateProgress| {
-            let nps = crate::bench::nps(p.nodes, p.time_ms);
+            let nps = crate::commands::bench::nps(p.nodes, p.time_ms);
             out.line(&format!("info nodes {} nps {nps} time {}", p.nodes, p.time_ms));
         });
         let ticket = Ticket::new(&self.out);
@@ -687,8 +724,8 @@ impl Session {
             return;
         }
         match args.first().map(|d| d.parse::<u32>()) {
-            Some(Ok(d)) if (1..=12).contains(&d) => {
-                let lines = crate::tools::perft(&self.position(), d, engine::LastPly::Count);
+            Some(Ok(d)) if crate::commands::perft::DEPTHS.contains(&u64::from(d)) => {
+                let lines = crate::commands::perft::perft(&self.position(), d, engine::LastPly::Count);
                 self.out.lines(lines);
             }
             _ => self.out.error("perft: expected perft <depth 1..12>"),
@@ -699,7 +736,7 @@ impl Session {
         if self.busy_error("bench") {
             return;
         }
-        let (depth, threads, hash) = match crate::bench_args(args) {
+        let (depth, threads, hash) = match crate::commands::bench::session_args(args) {
             Ok(a) => a,
             Err(e) => {
                 self.out.error(&format!("bench: {e}"));
@@ -714,7 +751,7 @@ impl Session {
         self.searcher.prepare();
         self.prepared = None;
         let out = self.out.clone();
-        crate::bench::run(&mut self.searcher, depth, self.settings.search.variant, &mut |l| out.line(&l));
+        crate::commands::bench::run(&mut self.searcher, depth, self.settings.search.variant, &mut |l| out.line(&l));
         self.searcher.clear();
         self.searcher.set_options(&self.settings.search);
     }

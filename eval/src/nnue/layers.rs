@@ -1,10 +1,15 @@
 //! The dense part of the net: both accumulators clipped to u8, two clipped dense layers and
 //! the output. A portable path and an AVX2 path compute exactly the same integers (see
 //! `Network` for why `maddubs` cannot saturate); `propagate` picks the one the machine runs.
+//! Also `Network::evaluate_full`, the whole net from scratch in portable code: the reference
+//! the incremental and SIMD paths are tested against. This module uses `network`, never the
+//! other way round.
 
+use super::features;
 use super::network::Network;
 use super::{L1, L2, L3, OUTPUT_SCALE, QA, QB, WEIGHT_SHIFT};
 use crate::Value;
+use engine::{Color, Position};
 
 /// The evaluation in Kaname units, from the side to move's point of view, of the first-layer
 /// outputs `stm` (side to move's perspective) and `nstm` (the other side's), and `psqt`, the
@@ -32,6 +37,38 @@ pub fn propagate_portable(net: &Network, stm: &[i16; L1], nstm: &[i16; L1], psqt
     let mut h3 = [0u8; L3];
     dense(&h2, &net.l3_weights.0, &net.l3_bias, &mut h3);
     to_units(net.out_bias + dot(&h3, &net.out_weights.0), psqt)
+}
+
+impl Network {
+    /// The value of `pos` in Kaname units from the side to move's point of view, computed
+    /// from scratch with the portable code only: slow and obviously correct, the reference the
+    /// incremental and SIMD paths are tested against.
+    pub fn evaluate_full(&self, pos: &Position) -> Value {
+        let stm = pos.side_to_move();
+        let us = self.accumulate_full(pos, stm);
+        let them = self.accumulate_full(pos, !stm);
+        let psqt = self.psqt_full(pos, stm).wrapping_sub(self.psqt_full(pos, !stm));
+        propagate_portable(self, &us, &them, psqt)
+    }
+
+    /// The sum of `color`'s perspective's PSQT weights.
+    fn psqt_full(&self, pos: &Position, color: Color) -> i32 {
+        let mut sum = 0i32;
+        features::for_each_active(pos, color, |f| sum = sum.wrapping_add(self.psqt[f]));
+        sum
+    }
+
+    /// The first layer's outputs for `color`'s perspective: biases plus the active rows.
+    fn accumulate_full(&self, pos: &Position, color: Color) -> [i16; L1] {
+        let mut acc = self.l1_bias.0;
+        features::for_each_active(pos, color, |f| {
+            for (a, w) in acc.iter_mut().zip(self.row(f)) {
+                // Wrapping, as the SIMD adds do: a trained net keeps the sums in range.
+                *a = a.wrapping_add(*w);
+            }
+        });
+        acc
+    }
 }
 
 /// The output layer's integer plus half the PSQT difference, in Kaname units (see
@@ -188,6 +225,7 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::network::tests::fixture_positions;
     use crate::nnue::QuantNet;
     use crate::rng::Rng;
 
@@ -355,5 +393,66 @@ mod tests {
         assert_eq!(to_units(-3, 0), 0);
         assert_eq!(to_units(100, 0), -to_units(-100, 0));
         assert_eq!(to_units(100, 333), -to_units(-100, -333));
+    }
+
+    /// The random net's clipped ReLUs are neither dead nor saturated on real positions.
+    #[test]
+    fn random_net_activations_are_plausible() {
+        let net = Network::from_quant(&QuantNet::random(7));
+        let (mut zero, mut full, mut total) = (0, 0, 0);
+        let mut values = Vec::new();
+        for pos in fixture_positions(50) {
+            let acc = net.accumulate_full(&pos, Color::Black);
+            zero += acc.iter().filter(|&&a| a <= 0).count();
+            full += acc.iter().filter(|&&a| a >= 127).count();
+            total += L1;
+            values.push(net.evaluate_full(&pos));
+        }
+        assert!(zero * 20 > total && zero * 2 < total, "{zero} of {total} clipped at 0");
+        assert!(full * 50 > total && full * 2 < total, "{full} of {total} clipped at 127");
+        let spread = values.iter().max().unwrap() - values.iter().min().unwrap();
+        assert!(spread > 50, "evaluations hardly vary: {values:?}");
+    }
+
+    /// Worst-case distance between the quantised and the float evaluation of `q`.
+    ///
+    /// The accumulator is exact in both (integer sums, exactly representable in f32). Each
+    /// dense layer's `>>` floors, losing less than one activation step (1 / QA) per output;
+    /// clipping does not increase a difference. Layer 2's error reaches layer 3 scaled by at
+    /// most `sum |w3| / QB` per output, and layer 3's error reaches the output scaled by
+    /// `sum |w_out| / QB`, times `OUTPUT_SCALE`; the final integer division loses < 1 unit.
+    fn rounding_bound(q: &QuantNet) -> f64 {
+        let step = 1.0 / QA as f64;
+        let row_gain = |w: &[i8]| w.iter().map(|&w| (w as f64).abs()).sum::<f64>() / QB as f64;
+        let gain3 = q.l3_weights.chunks(L2).map(row_gain).fold(0.0, f64::max);
+        let e3 = gain3 * step + step;
+        row_gain(&q.out_weights) * e3 * OUTPUT_SCALE as f64 + 1.0
+    }
+
+    /// Quantised evaluation against the float reference, over 300 fixture positions and two
+    /// random nets. Tolerances:
+    /// - every position within the worst-case rounding bound (`rounding_bound`, about 180-240
+    ///   units for these random nets, whose dense weights are larger than a trained net's);
+    /// - in practice the floors' errors mostly cancel through zero-mean weights (observed: mean
+    ///   about 3 units, worst about 10), so each position must also be within 30 units (a third
+    ///   of a pawn, far below what matters to play) and the mean error within 6 units.
+    #[test]
+    fn quantised_is_close_to_float() {
+        for seed in [3, 4] {
+            let q = QuantNet::random(seed);
+            let net = Network::from_quant(&q);
+            let bound = rounding_bound(&q);
+            let (mut err_sum, mut mag_sum, mut n, mut worst) = (0.0, 0.0, 0.0, 0.0f64);
+            for pos in fixture_positions(300) {
+                let (i, f) = (net.evaluate_full(&pos) as f64, q.evaluate_float(&pos) as f64);
+                assert!((i - f).abs() <= bound, "{} int {i} float {f} bound {bound}", pos.to_sfen());
+                err_sum += (i - f).abs();
+                worst = worst.max((i - f).abs());
+                mag_sum += f.abs();
+                n += 1.0;
+            }
+            let (err, mag) = (err_sum / n, mag_sum / n);
+            assert!(worst <= 30.0 && err <= 6.0, "worst error {worst}, mean {err} (mean magnitude {mag})");
+        }
     }
 }

@@ -2,175 +2,133 @@
 //! annotated game: a JSON report (`annotate`), a KIF or CSA copy with the scores as comments,
 //! and an evaluation graph (`graph`); a summary goes to stdout and progress to stderr.
 //! Reading records is `record`'s job; this file is the command line and the search loop.
+//!
+//! The room: `record` (KIF, KI2, CSA and USI records in, their encodings), `annotate` (a ply's
+//! verdict, the report, the annotated copy), `graph` (the SVG). May use: `protocol` and
+//! `args`; not `book`, `commands` or `session`.
 
-use crate::annotate::{self, Ply, Report, Score, Searched};
-use crate::record::{self, Format, Game};
+pub mod annotate;
+pub mod graph;
+pub mod record;
+
+use crate::args::{cores, whole, EvalArgs};
+use annotate::{Ply, Report, Score, Searched};
 use engine::{Move, Position};
+use record::{Format, Game};
 use search::{BestMove, Info, Limits, Searcher};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// The usage text of `kaname analyse`.
-pub const USAGE: &str = "\
-usage: kaname analyse RECORD [options]
-  RECORD             a KIF, KI2 or CSA record, or a file with a USI position line or SFEN
-                     (UTF-8 with or without BOM, or Shift_JIS; format by content and extension)
-  --movetime MS      milliseconds per position (default 1000 when no budget is given)
-  --nodes N          nodes per position
-  --depth D          depth per position
-  --threads N        search threads (default: all cores)
-  --multipv N        lines reported per position in the JSON (default 1)
-  --hash MB          hash table (default 256)
-  --from PLY         first ply analysed (default 1)
-  --to PLY           last ply analysed (default: the last)
-  --json OUT.json    the report (default RECORD.analysis.json)
-  --kif OUT.kif      KIF copy with the scores as comments (default RECORD.analysis.kif,
-                     .csa for a CSA record; Shift_JIS, or UTF-8 for .kifu)
-  --csa OUT.csa      CSA copy with the scores as comments
-  --graph OUT.svg    evaluation graph, SVG (default RECORD.analysis.svg)
-  --marks A,B,C      win-rate losses of a dubious move, a mistake, a blunder
-                     (default 0.05,0.10,0.20)
-  --eval net|classical   the evaluation (default net)
-  --eval-file F      net file for --eval net (default: the built-in net)
-  --no-progress      plain progress lines instead of a progress bar
-Without --json, --kif, --csa and --graph the three default outputs are written; with any
-of them, only those. Exit status: 0, 1 if the record or an output cannot be read or written,
-or the record has a bad move (the plies before it are analysed and written), 2 on bad
-arguments.";
-
 /// Milliseconds per position when no budget is given.
 pub const DEFAULT_MOVETIME: u64 = 1000;
 
-/// Win-rate losses of a dubious move, a mistake and a blunder.
+/// Win-rate losses of a dubious move, a mistake and a blunder (`--marks`' default).
 pub const DEFAULT_MARKS: [f64; 3] = [0.05, 0.10, 0.20];
 
-/// What `kaname analyse` was asked for.
-#[derive(Debug)]
+/// Analyse a KIF/KI2/CSA/USI game record
+///
+/// Searches every position of the record (1000 ms each unless a budget is given) and writes
+/// a JSON report, a KIF (or CSA) copy with the scores as comments and an evaluation graph
+/// beside it: RECORD.analysis.json, .kif (.csa for a CSA record) and .svg. Without --json,
+/// --kif, --csa and --graph these three are written; with any of them, only those. A summary
+/// goes to stdout, progress to stderr. Exit status: 0; 1 if the record or an output cannot be
+/// read or written, or the record has a bad move (the plies before it are analysed and
+/// written); 2 on bad arguments.
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The record file.
+    /// A KIF, KI2 or CSA record, or a file with a USI position line or SFEN (UTF-8 with or
+    /// without BOM, or Shift_JIS; the format by content and extension)
+    #[arg(value_name = "record")]
     pub record: PathBuf,
-    /// The budget of each position's search (at least one limit is set).
-    pub limits: Limits,
-    /// Search threads.
+    /// Milliseconds per position [default: 1000 when no budget is given]
+    #[arg(long, value_name = "MS", value_parser = whole::<u64>(1..=u64::MAX))]
+    pub movetime: Option<u64>,
+    /// Nodes per position
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(1..=u64::MAX))]
+    pub nodes: Option<u64>,
+    /// Depth per position
+    #[arg(long, value_name = "D", value_parser = whole::<i32>(1..=127))]
+    pub depth: Option<i32>,
+    /// Search threads [default: all cores]
+    #[arg(long, value_name = "N", default_value_t = cores(), hide_default_value = true, value_parser = whole::<usize>(1..=256))]
     pub threads: usize,
-    /// MultiPV lines.
+    /// Lines reported per position in the JSON
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = whole::<usize>(1..=600))]
     pub multipv: usize,
-    /// Hash table, MiB.
+    /// Hash table, MiB
+    #[arg(long = "hash", value_name = "MB", default_value_t = 256, value_parser = whole::<usize>(1..=65536))]
     pub hash_mb: usize,
-    /// First ply analysed.
+    /// First ply analysed [default: 1]
+    #[arg(long, value_name = "PLY", value_parser = whole::<usize>(1..=u64::MAX))]
     pub from: Option<usize>,
-    /// Last ply analysed.
+    /// Last ply analysed [default: the last]
+    #[arg(long, value_name = "PLY", value_parser = whole::<usize>(1..=u64::MAX))]
     pub to: Option<usize>,
-    /// The JSON report.
+    /// The report [default: RECORD.analysis.json]
+    #[arg(long, value_name = "OUT.json")]
     pub json: Option<PathBuf>,
-    /// The annotated KIF copy.
+    /// KIF copy with the scores as comments (Shift_JIS, or UTF-8 for .kifu) [default:
+    /// RECORD.analysis.kif, .csa for a CSA record]
+    #[arg(long, value_name = "OUT.kif")]
     pub kif: Option<PathBuf>,
-    /// The annotated CSA copy.
+    /// CSA copy with the scores as comments
+    #[arg(long, value_name = "OUT.csa")]
     pub csa: Option<PathBuf>,
-    /// The graph.
+    /// Evaluation graph, SVG [default: RECORD.analysis.svg]
+    #[arg(long, value_name = "OUT.svg", value_parser = graph_path)]
     pub graph: Option<PathBuf>,
-    /// Thresholds of the marks.
-    pub marks: [f64; 3],
+    /// Win-rate losses of a dubious move, a mistake, a blunder
+    #[arg(long, value_name = "A,B,C", default_value_t = Marks(DEFAULT_MARKS), value_parser = parse_marks)]
+    pub marks: Marks,
     /// The evaluation.
-    pub eval: eval::EvalKind,
-    /// A net file for `eval = net` (empty: the built-in net).
-    pub eval_file: String,
-    /// Whether to draw a progress bar (on a terminal).
-    pub progress: bool,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+    /// Plain progress lines instead of a progress bar
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
-fn one<'a>(flag: &str, vals: &[&'a str], rest: &mut Vec<&'a str>) -> Result<&'a str, String> {
-    let (first, more) = vals.split_first().ok_or_else(|| format!("{flag} needs a value"))?;
-    rest.extend(more);
-    Ok(first)
+impl Args {
+    /// The budget of each position's search (`DEFAULT_MOVETIME` when none is given).
+    pub fn limits(&self) -> Limits {
+        let movetime = match (self.movetime, self.nodes, self.depth) {
+            (None, None, None) => Some(DEFAULT_MOVETIME),
+            _ => self.movetime,
+        };
+        Limits { movetime, nodes: self.nodes, depth: self.depth, ..Limits::default() }
+    }
+
+    /// What clap cannot check: `--from` not after `--to`.
+    pub fn check(self) -> Result<Args, String> {
+        match self.from.zip(self.to) {
+            Some((f, t)) if f > t => Err("--from is after --to".into()),
+            _ => Ok(self),
+        }
+    }
 }
 
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
-    flag: &str,
-    v: &str,
-    lo: T,
-    hi: T,
-) -> Result<T, String> {
-    match v.parse::<T>() {
-        Ok(n) if n >= lo && n <= hi => Ok(n),
-        _ => Err(format!("{flag} must be a number in {lo}..={hi}, not '{}'", crate::ascii(v, 20))),
+/// The thresholds of `--marks`: win-rate losses of a dubious move, a mistake and a blunder.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Marks(pub [f64; 3]);
+
+impl std::fmt::Display for Marks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [a, b, c] = self.0;
+        write!(f, "{a:.2},{b:.2},{c:.2}")
     }
 }
 
 /// Parses `--marks 0.05,0.10,0.20`: three win-rate losses in 0..=1, in order.
-pub fn parse_marks(v: &str) -> Result<[f64; 3], String> {
-    let bad = || {
-        format!("--marks takes three numbers in 0..1 in order, such as 0.05,0.10,0.20, not '{}'", crate::ascii(v, 30))
-    };
+pub fn parse_marks(v: &str) -> Result<Marks, String> {
+    let bad = || "three numbers in 0..1 in order are needed, such as 0.05,0.10,0.20".to_string();
     let t: Vec<f64> = v.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
     match t[..] {
-        [a, b, c] if 0.0 < a && a <= b && b <= c && c <= 1.0 => Ok([a, b, c]),
+        [a, b, c] if 0.0 < a && a <= b && b <= c && c <= 1.0 => Ok(Marks([a, b, c])),
         _ => Err(bad()),
     }
-}
-
-/// Parses the arguments after `analyse`.
-pub fn parse_args(args: &[&str]) -> Result<Args, String> {
-    let mut a = Args {
-        record: PathBuf::new(),
-        limits: Limits::default(),
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        multipv: 1,
-        hash_mb: 256,
-        from: None,
-        to: None,
-        json: None,
-        kif: None,
-        csa: None,
-        graph: None,
-        marks: DEFAULT_MARKS,
-        eval: crate::options::Settings::default().search.eval,
-        eval_file: String::new(),
-        progress: true,
-    };
-    // Words that are no flag's value make up the record: before, between or after the flags.
-    let mut positional = Vec::new();
-    for (flag, vals) in crate::flag_groups(args) {
-        let mut v = || one(flag, vals, &mut positional);
-        match flag {
-            "--movetime" => a.limits.movetime = Some(number(flag, v()?, 1, u64::MAX)?),
-            "--nodes" => a.limits.nodes = Some(number(flag, v()?, 1, u64::MAX)?),
-            "--depth" => a.limits.depth = Some(number(flag, v()?, 1, 127)?),
-            "--threads" => a.threads = number(flag, v()?, 1, 256)?,
-            "--multipv" => a.multipv = number(flag, v()?, 1, 600)?,
-            "--hash" => a.hash_mb = number(flag, v()?, 1, 65536)?,
-            "--from" => a.from = Some(number(flag, v()?, 1, usize::MAX)?),
-            "--to" => a.to = Some(number(flag, v()?, 1, usize::MAX)?),
-            "--json" => a.json = Some(PathBuf::from(v()?)),
-            "--kif" => a.kif = Some(PathBuf::from(v()?)),
-            "--csa" => a.csa = Some(PathBuf::from(v()?)),
-            "--graph" => a.graph = Some(graph_path(v()?)?),
-            "--marks" => a.marks = parse_marks(v()?)?,
-            "--eval" => a.eval = v()?.parse().map_err(|e: eval::ParseEvalKindError| e.to_string())?,
-            "--eval-file" => a.eval_file = v()?.to_string(),
-            "--no-progress" => {
-                a.progress = false;
-                positional.extend(vals);
-            }
-            f if f.starts_with("--") => return Err(format!("unknown argument '{}'", crate::ascii(f, 40))),
-            word => positional.extend(std::iter::once(&word).chain(vals)),
-        }
-    }
-    a.record = match positional[..] {
-        [r] => PathBuf::from(r),
-        [] => return Err("a record file is required".into()),
-        _ => return Err(format!("one record at a time, not '{}'", crate::ascii(&positional.join(" "), 60))),
-    };
-    if a.from.zip(a.to).is_some_and(|(f, t)| f > t) {
-        return Err("--from is after --to".into());
-    }
-    let l = &a.limits;
-    if l.movetime.is_none() && l.nodes.is_none() && l.depth.is_none() {
-        a.limits.movetime = Some(DEFAULT_MOVETIME);
-    }
-    Ok(a)
 }
 
 /// The graph is SVG only: a PNG needs system font libraries to draw its text.
@@ -178,10 +136,7 @@ fn graph_path(v: &str) -> Result<PathBuf, String> {
     let p = PathBuf::from(v);
     match p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("svg") => Ok(p),
-        _ => Err(format!(
-            "--graph writes SVG: give a .svg file, not '{}' (convert it to PNG with rsvg-convert or a browser)",
-            crate::ascii(v, 60)
-        )),
+        _ => Err("the graph is SVG: give a .svg file (convert it to PNG with rsvg-convert or a browser)".into()),
     }
 }
 
@@ -225,8 +180,10 @@ fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> 
 /// that a move, its score and its line always belong together. A search stopped before its
 /// first iteration reported nothing: the static evaluation stands in, at depth 0.
 fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>) -> Searched {
-    let mut lines: Vec<(Score, Vec<Move>, &Info)> =
-        lines.values().map(|i| (Score::from_search(i.score), crate::lines::legal_prefix(pos, &i.pv), i)).collect();
+    let mut lines: Vec<(Score, Vec<Move>, &Info)> = lines
+        .values()
+        .map(|i| (Score::from_search(i.score), crate::protocol::lines::legal_prefix(pos, &i.pv), i))
+        .collect();
     lines.retain(|(_, pv, _)| !pv.is_empty());
     if let Some(k) = lines.iter().position(|(_, pv, _)| pv.first() == best.as_ref()) {
         lines[..=k].rotate_right(1);
@@ -322,13 +279,14 @@ fn analyse(searcher: &mut Searcher, game: &Game, from: usize, to: usize, a: &Arg
         return Vec::new();
     }
     let positions = positions(game);
-    let mut progress = Progress::new(a.progress, (to - from + 2) as u64);
-    let mut before = search_position(searcher, &positions[from - 1], &a.limits);
+    let mut progress = Progress::new(!a.no_progress, (to - from + 2) as u64);
+    let limits = a.limits();
+    let mut before = search_position(searcher, &positions[from - 1], &limits);
     progress.searched();
     let mut plies = Vec::with_capacity(to - from + 1);
     for ply in from..=to {
-        let after = search_position(searcher, &positions[ply], &a.limits);
-        let p = annotate::analyse_ply(&positions[ply - 1], ply, game.moves[ply - 1], &before, &after, a.marks);
+        let after = search_position(searcher, &positions[ply], &limits);
+        let p = annotate::analyse_ply(&positions[ply - 1], ply, game.moves[ply - 1], &before, &after, a.marks.0);
         progress.ply(&p);
         plies.push(p);
         before = after;
@@ -348,11 +306,11 @@ fn ply_range(a: &Args, moves: usize) -> Result<(usize, usize), String> {
 }
 
 fn new_searcher(a: &Args, net: Option<eval::Net>) -> Searcher {
-    let mut o = crate::options::Settings::default().search;
+    let mut o = crate::protocol::options::Settings::default().search;
     o.threads = a.threads;
     o.hash_mb = a.hash_mb;
     o.multipv = a.multipv;
-    o.eval = a.eval;
+    o.eval = a.eval.eval;
     // No GUI in between: the whole movetime is the search's.
     o.network_delay = 0;
     o.network_delay2 = 0;
@@ -385,14 +343,14 @@ fn report(a: &Args, game: &Game, range: (usize, usize), plies: Vec<Ply>, eval: e
             result: game.result.clone(),
         },
         settings: annotate::Settings {
-            movetime: a.limits.movetime,
-            nodes: a.limits.nodes,
-            depth: a.limits.depth,
+            movetime: a.limits().movetime,
+            nodes: a.nodes,
+            depth: a.depth,
             threads: a.threads,
             multipv: a.multipv,
             hash_mb: a.hash_mb,
             eval: eval.to_string(),
-            marks: a.marks,
+            marks: a.marks.0,
             winrate_scale: annotate::WINRATE_SCALE,
             from: range.0,
             to: range.1,
@@ -453,7 +411,7 @@ fn write_outputs(a: &Args, game: &Game, r: &Report) -> Result<Vec<PathBuf>, Stri
     }
     if let Some(p) = graph {
         let start = r.plies.first().map(|p| (p.ply - 1, p.best_score_black.winrate()));
-        write(&p, crate::graph::svg(&graph_title(a, game), start, &r.plies)?.as_bytes())?;
+        write(&p, crate::analyse::graph::svg(&graph_title(a, game), start, &r.plies)?.as_bytes())?;
         written.push(p);
     }
     let copy = annotate::annotated(&game.record, &r.plies);
@@ -559,26 +517,19 @@ fn run(a: &Args) -> Result<Option<String>, String> {
         eprintln!("kaname analyse: {p}; analysing the {} moves before it", game.moves.len());
     }
     let range = ply_range(a, game.moves.len())?;
-    let net = crate::options::load_net(&a.eval_file)?;
+    let net = a.eval.load_net()?;
     let mut searcher = new_searcher(a, net);
     let plies = analyse(&mut searcher, &game, range.0, range.1, a);
     let r = report(a, &game, range, plies, searcher.eval_in_use());
     let written = write_outputs(a, &game, &r)?;
-    crate::output::Output::stdout().lines(summary_lines(&r, &a.limits, &written));
+    crate::protocol::output::Output::stdout().lines(summary_lines(&r, &a.limits(), &written));
     Ok(problem)
 }
 
 /// `kaname analyse`: exit status 2 on bad arguments, 1 on an unreadable record or output and
 /// after a record's bad move (with the plies before it written), 0 otherwise.
-pub fn cli(args: &[&str]) {
-    let a = match parse_args(args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("kaname analyse: {e}");
-            eprintln!("{USAGE}");
-            std::process::exit(2);
-        }
-    };
+pub fn cli(a: Args) {
+    let a = a.check().unwrap_or_else(|e| crate::args::usage_error::<Args>("analyse", e));
     match run(&a) {
         Ok(None) => {}
         Ok(Some(problem)) => {
@@ -597,7 +548,7 @@ mod tests {
     use super::*;
 
     fn args(s: &str) -> Result<Args, String> {
-        parse_args(&s.split_whitespace().collect::<Vec<_>>())
+        crate::args::parse::<Args>(s).map_err(|e| e.to_string())?.check()
     }
 
     #[test]
@@ -605,17 +556,17 @@ mod tests {
         let a = args("game.kif").unwrap();
         assert_eq!(a.record, PathBuf::from("game.kif"));
         assert_eq!(
-            (a.limits.movetime, a.limits.nodes, a.multipv, a.marks),
+            (a.limits().movetime, a.limits().nodes, a.multipv, a.marks.0),
             (Some(DEFAULT_MOVETIME), None, 1, DEFAULT_MARKS)
         );
         let a = args("--nodes 500 --depth 3 game.csa --multipv 3 --from 2 --to 9 --marks 0.1,0.2,0.3 --no-progress")
             .unwrap();
         assert_eq!(a.record, PathBuf::from("game.csa"));
-        assert_eq!((a.limits.movetime, a.limits.nodes, a.limits.depth), (None, Some(500), Some(3)));
-        assert_eq!((a.multipv, a.from, a.to, a.marks, a.progress), (3, Some(2), Some(9), [0.1, 0.2, 0.3], false));
+        assert_eq!((a.limits().movetime, a.limits().nodes, a.limits().depth), (None, Some(500), Some(3)));
+        assert_eq!((a.multipv, a.from, a.to, a.marks.0, !a.no_progress), (3, Some(2), Some(9), [0.1, 0.2, 0.3], false));
         let a = args("g.kif --json o/x.json --graph o/x.svg --eval classical --threads 1 --hash 16").unwrap();
         assert_eq!((a.json.unwrap(), a.graph.unwrap()), (PathBuf::from("o/x.json"), PathBuf::from("o/x.svg")));
-        assert_eq!((a.eval, a.threads, a.hash_mb), (eval::EvalKind::Classical, 1, 16));
+        assert_eq!((a.eval.eval, a.threads, a.hash_mb), (eval::EvalKind::Classical, 1, 16));
         for bad in [
             "",
             "a.kif b.kif",
@@ -654,7 +605,7 @@ mod tests {
     #[test]
     fn record_copies_are_shift_jis_unless_they_cannot_be() {
         let sjis = encode_record(Path::new("a.kif"), "先手：羽生\n");
-        assert_eq!(crate::record::decode(&sjis).unwrap().1, crate::record::Encoding::ShiftJis);
+        assert_eq!(crate::analyse::record::decode(&sjis).unwrap().1, crate::analyse::record::Encoding::ShiftJis);
         let utf8 = encode_record(Path::new("a.kifu"), "先手：羽生\n");
         assert!(utf8.starts_with(b"\xEF\xBB\xBF"));
         let emoji = encode_record(Path::new("a.kif"), "先手：\u{1F600}\n");
@@ -665,12 +616,12 @@ mod tests {
     fn a_short_search_reports_a_move_and_a_score() {
         let a = args("g.kif --nodes 3000 --threads 1 --hash 4 --multipv 2").unwrap();
         let mut s = new_searcher(&a, None);
-        let r = search_position(&mut s, &Position::startpos(), &a.limits);
+        let r = search_position(&mut s, &Position::startpos(), &a.limits());
         assert!(r.best.is_some() && r.depth >= 1, "{r:?}");
         assert_eq!(r.pv.first(), r.best.as_ref());
         assert_eq!(r.lines.len(), 2);
         let mated = Position::from_sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").unwrap();
-        let r = search_position(&mut s, &mated, &a.limits);
+        let r = search_position(&mut s, &mated, &a.limits());
         assert_eq!((r.best, r.score), (None, Score::Mate(0)));
     }
 }

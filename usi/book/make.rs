@@ -14,6 +14,7 @@
 //!    not the search listed it; other moves keep their search score. The book is written
 //!    sorted by SFEN, so large books are searched on disk.
 
+use crate::args::{cores, whole, EvalArgs};
 use crate::book::{self, BookMove, VALUE_MATE, VALUE_MATE_IN_MAX_PLY};
 use engine::{Move, MoveList, Position};
 use search::{Info, Limits, Score, Searcher};
@@ -24,108 +25,85 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The usage text (`kaname makebook --help`).
-pub const USAGE: &str = "\
-kaname makebook [options]: an opening book (YaneuraOu's format) from Kaname's own analysis
-  --out F            the book to write (kaname_book.db); searches are kept in F.searched
-  --openings F...    openings files, lines 'startpos moves ...' or 'sfen ... moves ...'
-                     (scripts/openings.txt unless --psv is given)
-  --psv F...         also the positions of self-play records (kaname gensfen's files)
-  --plies N          book positions up to this game ply (16)
-  --expand N         also the positions after the best N moves of each position searched (1)
-  --limit N          at most N positions in all (no limit)
-  --multipv N        moves searched per position (4)
-  --nodes N          node budget per position (100000), or
-  --movetime MS      time per position, or
-  --depth D          depth per position
-  --threads N        positions searched at once, one search thread each (all cores)
-  --hash MB          hash table per search (64)
-  --eval net|classical, --eval-file F   the evaluation (as for go)
-  --no-progress      plain progress lines instead of a bar";
+/// The openings file used when neither `--openings` nor `--psv` is given.
+pub const DEFAULT_OPENINGS: &str = "scripts/openings.txt";
 
-/// What `kaname makebook` was asked for.
-#[derive(Debug)]
+/// The node budget per position when no budget is given.
+pub const DEFAULT_NODES: u64 = 100_000;
+
+/// An opening book (YaneuraOu's format) from Kaname's own analysis
+///
+/// Searches the positions of openings files and self-play records up to --plies, and the
+/// positions after the best --expand moves of each, then backs the values up over the book
+/// graph and writes the book sorted by SFEN. Every search is kept at once in OUT.searched, so
+/// that a later run searches only what it does not hold. Progress and the summary go to
+/// stderr; exit status 1 on failure, 2 on bad arguments.
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The book written.
+    /// The book to write; searches are kept in F.searched
+    #[arg(long, value_name = "F", default_value = "kaname_book.db")]
     pub out: PathBuf,
-    /// Openings files.
+    /// Openings files, lines 'startpos moves ...' or 'sfen ... moves ...' [default:
+    /// scripts/openings.txt unless --psv is given]
+    #[arg(long, value_name = "F", num_args = 1..)]
     pub openings: Vec<PathBuf>,
-    /// Self-play record files.
+    /// Also the positions of self-play records (kaname gensfen's files)
+    #[arg(long, value_name = "F", num_args = 1..)]
     pub psv: Vec<PathBuf>,
-    /// Book positions up to this game ply.
+    /// Book positions up to this game ply
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = whole::<u32>(1..=1000))]
     pub plies: u32,
-    /// Children of the best this many moves of each searched position join the book.
+    /// Also the positions after the best N moves of each position searched
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = whole::<usize>(0..=600))]
     pub expand: usize,
-    /// At most this many positions.
-    pub limit: usize,
-    /// MultiPV of each search.
+    /// At most N positions in all [default: no limit]
+    #[arg(long, value_name = "N", value_parser = whole::<usize>(1..=u64::MAX))]
+    pub limit: Option<usize>,
+    /// Moves searched per position
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = whole::<usize>(1..=600))]
     pub multipv: usize,
-    /// Budget of each search (nodes, movetime or depth).
-    pub limits: Limits,
-    /// Searches at once.
+    /// Node budget per position [default: 100000 unless --movetime or --depth is given]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>(1..=u64::MAX), overrides_with_all = ["movetime", "depth"])]
+    pub nodes: Option<u64>,
+    /// Time per position, milliseconds, instead of nodes
+    #[arg(long, value_name = "MS", value_parser = whole::<u64>(1..=u64::MAX), overrides_with_all = ["nodes", "depth"])]
+    pub movetime: Option<u64>,
+    /// Depth per position, instead of nodes
+    #[arg(long, value_name = "D", value_parser = whole::<i32>(1..=127), overrides_with_all = ["nodes", "movetime"])]
+    pub depth: Option<i32>,
+    /// Positions searched at once, one search thread each [default: all cores]
+    #[arg(long, value_name = "N", default_value_t = cores(), hide_default_value = true, value_parser = whole::<usize>(1..=256))]
     pub threads: usize,
-    /// Hash table per search, MiB.
+    /// Hash table per search, MiB
+    #[arg(long = "hash", value_name = "MB", default_value_t = 64, value_parser = whole::<usize>(1..=65536))]
     pub hash_mb: usize,
     /// The evaluation.
-    pub eval: eval::EvalKind,
-    /// Net file for `eval net` (empty: the built-in net).
-    pub eval_file: String,
-    /// Plain progress lines (no bar).
+    #[command(flatten)]
+    pub eval: EvalArgs,
+    /// Plain progress lines instead of a bar
+    #[arg(long)]
     pub no_progress: bool,
 }
 
-/// Parses the arguments after `makebook`.
-pub fn parse_args(args: &[&str]) -> Result<Args, String> {
-    let mut a = Args {
-        out: PathBuf::from("kaname_book.db"),
-        openings: Vec::new(),
-        psv: Vec::new(),
-        plies: 16,
-        expand: 1,
-        limit: usize::MAX,
-        multipv: 4,
-        limits: Limits { nodes: Some(100_000), ..Default::default() },
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        hash_mb: 64,
-        eval: crate::options::Settings::default().search.eval,
-        eval_file: String::new(),
-        no_progress: false,
-    };
-    for (flag, vals) in crate::flag_groups(args) {
-        let one = || match vals {
-            [v] => Ok(*v),
-            _ => Err(format!("{flag} takes one value")),
-        };
-        let num = |lo: u64, hi: u64| -> Result<u64, String> {
-            let v = one()?;
-            match v.parse::<u64>() {
-                Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-                _ => Err(format!("{flag} takes a number {lo}..{hi}, not '{}'", crate::ascii(v, 20))),
-            }
-        };
-        match flag {
-            "--out" => a.out = PathBuf::from(one()?),
-            "--openings" if !vals.is_empty() => a.openings.extend(vals.iter().map(PathBuf::from)),
-            "--psv" if !vals.is_empty() => a.psv.extend(vals.iter().map(PathBuf::from)),
-            "--plies" => a.plies = num(1, 1000)? as u32,
-            "--expand" => a.expand = num(0, 600)? as usize,
-            "--limit" => a.limit = num(1, u64::MAX)? as usize,
-            "--multipv" => a.multipv = num(1, 600)? as usize,
-            "--nodes" => a.limits = Limits { nodes: Some(num(1, u64::MAX)?), ..Default::default() },
-            "--movetime" => a.limits = Limits { movetime: Some(num(1, u64::MAX)?), ..Default::default() },
-            "--depth" => a.limits = Limits { depth: Some(num(1, 127)? as i32), ..Default::default() },
-            "--threads" => a.threads = num(1, 256)? as usize,
-            "--hash" => a.hash_mb = num(1, 65536)? as usize,
-            "--eval" => a.eval = one()?.parse().map_err(|e: eval::ParseEvalKindError| e.to_string())?,
-            "--eval-file" => a.eval_file = one()?.to_string(),
-            "--no-progress" if vals.is_empty() => a.no_progress = true,
-            other => return Err(format!("unexpected argument '{}'", crate::ascii(other, 40))),
+impl Args {
+    /// The budget of each search: the last of `--nodes`, `--movetime` and `--depth` given, or
+    /// `DEFAULT_NODES`.
+    pub fn limits(&self) -> Limits {
+        match (self.nodes, self.movetime, self.depth) {
+            (None, None, None) => Limits { nodes: Some(DEFAULT_NODES), ..Default::default() },
+            (nodes, movetime, depth) => Limits { nodes, movetime, depth, ..Default::default() },
         }
     }
-    if a.openings.is_empty() && a.psv.is_empty() {
-        a.openings.push(PathBuf::from("scripts/openings.txt"));
+
+    /// The openings files read: `--openings`, or `DEFAULT_OPENINGS` without `--openings` and
+    /// `--psv`.
+    pub fn openings(&self) -> Vec<PathBuf> {
+        match (self.openings.is_empty(), self.psv.is_empty()) {
+            (true, true) => vec![PathBuf::from(DEFAULT_OPENINGS)],
+            _ => self.openings.clone(),
+        }
     }
-    Ok(a)
 }
 
 /// One searched move: the search's own result, before backing up.
@@ -214,7 +192,7 @@ pub fn line_positions(line: &str, plies: u32) -> Result<(Vec<Position>, Option<S
     let t: Vec<&str> = line.split_whitespace().collect();
     let t = if t.first() == Some(&"position") { &t[1..] } else { &t[..] };
     let moves_at = t.iter().position(|x| *x == "moves").unwrap_or(t.len());
-    let (mut pos, problem) = crate::parse::position(&t[..moves_at], engine::VariantId::Shogi)?;
+    let (mut pos, problem) = crate::protocol::parse::position(&t[..moves_at], engine::VariantId::Shogi)?;
     let mut out = Vec::new();
     if pos.game_ply() <= plies {
         out.push(pos.clone());
@@ -223,7 +201,7 @@ pub fn line_positions(line: &str, plies: u32) -> Result<(Vec<Position>, Option<S
         if pos.game_ply() >= plies {
             break;
         }
-        if let Some(e) = crate::parse::apply_moves(&mut pos, [*m]) {
+        if let Some(e) = crate::protocol::parse::apply_moves(&mut pos, [*m]) {
             return Ok((out, Some(e)));
         }
         out.push(pos.clone());
@@ -234,7 +212,7 @@ pub fn line_positions(line: &str, plies: u32) -> Result<(Vec<Position>, Option<S
 /// The seed positions of the openings and record files, by ply.
 fn seeds(a: &Args) -> Result<Vec<Position>, String> {
     let mut out = Vec::new();
-    for f in &a.openings {
+    for f in &a.openings() {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         for (i, line) in text.lines().enumerate() {
             let l = line.trim();
@@ -511,19 +489,13 @@ fn search_all(
     })
 }
 
-/// `kaname makebook ...` from the command line: usage errors exit with 2, failures with 1.
-pub fn cli(args: &[&str]) {
-    let fail = |e: String, code: i32| -> ! {
+/// `kaname makebook`: an unusable `--eval-file` is a usage error (status 2), a failure exits
+/// with 1.
+pub fn cli(a: &Args) {
+    let net = a.eval.load_net().unwrap_or_else(|e| crate::args::usage_error::<Args>("makebook", e));
+    if let Err(e) = run(a, net) {
         eprintln!("kaname makebook: {e}");
-        if code == 2 {
-            eprintln!("try: kaname makebook --help");
-        }
-        std::process::exit(code);
-    };
-    let a = parse_args(args).unwrap_or_else(|e| fail(e, 2));
-    let net = crate::options::load_net(&a.eval_file).unwrap_or_else(|e| fail(e, 2));
-    if let Err(e) = run(&a, net) {
-        fail(e, 1);
+        std::process::exit(1);
     }
 }
 
@@ -544,8 +516,8 @@ pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
         hash_mb: a.hash_mb,
         threads: 1,
         multipv: a.multipv,
-        eval: a.eval,
-        ..crate::options::Settings::default().search
+        eval: a.eval.eval,
+        ..crate::protocol::options::Settings::default().search
     };
     let mut searchers: Vec<Searcher> = (0..a.threads.max(1))
         .map(|_| {
@@ -575,7 +547,7 @@ pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
         seen.len(),
         a.plies,
         a.multipv,
-        budget_text(&a.limits),
+        budget_text(&a.limits()),
         searchers.len(),
         journal.len(),
         journal_file.display()
@@ -584,7 +556,7 @@ pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
     let mut progress = Progress::new(a.no_progress);
     let (mut searched_now, mut reused, rule) = (0usize, 0usize, options.entering_king_rule);
     while let Some((ply, wave)) = levels.pop_first() {
-        let room = a.limit.saturating_sub(nodes.len());
+        let room = a.limit.unwrap_or(usize::MAX).saturating_sub(nodes.len());
         if room == 0 || ply > a.plies {
             break;
         }
@@ -594,7 +566,7 @@ pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
             wave.iter().filter(|p| !journal.contains_key(&book::key(&p.to_sfen()).unwrap())).cloned().collect();
         reused += wave.len() - todo.len();
         progress.add_total(todo.len() as u64, ply);
-        search_all(&mut searchers, &todo, &a.limits, |i, moves| {
+        search_all(&mut searchers, &todo, &a.limits(), |i, moves| {
             let sfen = todo[i].to_sfen();
             log.write_all(journal_line(&sfen, &moves).as_bytes())
                 .and_then(|_| log.flush())
@@ -648,14 +620,19 @@ mod tests {
 
     #[test]
     fn arguments() {
-        let a = parse_args(&["--out", "b.db", "--plies", "8", "--multipv", "3", "--movetime", "50"]).unwrap();
-        assert_eq!((a.plies, a.multipv, a.limits.movetime, a.limits.nodes), (8, 3, Some(50), None));
-        assert_eq!(a.openings, [PathBuf::from("scripts/openings.txt")]);
-        let a = parse_args(&["--psv", "x.psv", "--no-progress", "--openings", "a.txt", "b.txt"]).unwrap();
-        assert_eq!(a.openings.len(), 2);
+        let parse_args = crate::args::parse::<Args>;
+        let a = parse_args("--out b.db --plies 8 --multipv 3 --movetime 50").unwrap();
+        assert_eq!((a.plies, a.multipv, a.limits().movetime, a.limits().nodes), (8, 3, Some(50), None));
+        assert_eq!(a.openings(), [PathBuf::from("scripts/openings.txt")]);
+        let a = parse_args("--psv x.psv --no-progress --openings a.txt b.txt").unwrap();
+        assert_eq!(a.openings().len(), 2);
         assert!(a.no_progress && a.psv.len() == 1);
-        assert_eq!(parse_args(&[]).unwrap().limits.nodes, Some(100_000));
-        for bad in [&["--plies"][..], &["--plies", "0"], &["--nodes", "x"], &["--bogus"], &["--no-progress", "1"]] {
+        assert_eq!(parse_args("").unwrap().limits().nodes, Some(100_000));
+        // The last budget given counts, as before.
+        let l = parse_args("--nodes 5 --depth 3").unwrap().limits();
+        assert_eq!((l.nodes, l.depth), (None, Some(3)));
+        assert_eq!(parse_args("--depth 3 --nodes 5").unwrap().limits().nodes, Some(5));
+        for bad in ["--plies", "--plies 0", "--nodes x", "--bogus", "--no-progress 1", "--openings"] {
             assert!(parse_args(bad).is_err(), "{bad:?}");
         }
     }

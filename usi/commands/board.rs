@@ -1,7 +1,7 @@
-//! Commands for people and scripts: `d` (board diagram), `eval`, `perft`.
+//! Commands for people typed in a session: `d` (the board diagram) and `eval` (the static
+//! evaluation and its terms).
 
 use engine::{Color, PieceType, Position, Square};
-use std::time::Instant;
 
 fn hand_text(pos: &Position, c: Color) -> String {
     let hand = pos.hand(c);
@@ -89,20 +89,6 @@ pub fn eval(pos: &Position, net: Option<&eval::Net>, fv_scale: i32) -> Vec<Strin
     lines
 }
 
-/// `perft`: one line per root move, then the total, time and speed.
-pub fn perft(pos: &Position, depth: u32, last: engine::LastPly) -> Vec<String> {
-    let mut p = pos.clone();
-    let start = Instant::now();
-    let divide = engine::perft_divide_with(&mut p, depth, last);
-    let ms = start.elapsed().as_millis() as u64;
-    let total: u64 = divide.iter().map(|(_, n)| n).sum();
-    let mut lines: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-    lines.push(format!("Nodes searched: {total}"));
-    lines.push(format!("Time: {ms} ms"));
-    lines.push(format!("Nodes/second: {}", crate::bench::nps(total, ms)));
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn eval_and_perft() {
+    fn eval_lines() {
         let e = eval(&Position::startpos(), None, 16);
         assert_eq!(e[0], "Evaluation: +0 (side to move's view), +0 (black's view)");
         let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w 2P 1").unwrap();
@@ -140,8 +126,5 @@ mod tests {
         let with_net = eval(&p, Some(&net), 16);
         assert_eq!(with_net.len(), 3);
         assert!(with_net[2].starts_with("Net: "), "{with_net:?}");
-        let lines = perft(&Position::startpos(), 2, engine::LastPly::Count);
-        assert_eq!(lines.len(), 30 + 3);
-        assert_eq!(lines[30], "Nodes searched: 900");
     }
 }

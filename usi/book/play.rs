@@ -2,9 +2,9 @@
 //! setting at `isready` (or the next `go`), and its answer to a `go`: a book move, announced.
 
 use crate::book::{self, Book};
-use crate::lines::bestmove_line;
-use crate::options::Settings;
-use crate::output::Output;
+use crate::protocol::lines::bestmove_line;
+use crate::protocol::options::Settings;
+use crate::protocol::output::Output;
 use engine::{Move, Position};
 use search::{BestMove, Limits, SearchResult};
 use std::time::Instant;

@@ -6,6 +6,16 @@ use std::io::{self, Write};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// Printable ASCII only (anything else becomes `?`), at most `max` characters (`...` marks a
+/// cut): how a word of the input, a file name or a message is echoed on a line.
+pub fn ascii(text: &str, max: usize) -> String {
+    let mut s: String = text.chars().take(max).map(|c| if (' '..='~').contains(&c) { c } else { '?' }).collect();
+    if text.chars().nth(max).is_some() {
+        s.push_str("...");
+    }
+    s
+}
+
 /// The shared writer of protocol lines (cheap to share in an `Arc`).
 pub struct Output {
     inner: Mutex<Inner>,
@@ -55,7 +65,7 @@ impl Output {
 
     /// `info string <text>`, forced to printable ASCII.
     pub fn info_string(&self, text: &str) {
-        self.line(&format!("info string {}", crate::ascii(text, 400)));
+        self.line(&format!("info string {}", ascii(text, 400)));
     }
 
     /// `info string error: <text>`: the one report of a problem with the input.
@@ -126,6 +136,12 @@ pub fn timestamp() -> String {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    #[test]
+    fn ascii_cleans_and_cuts() {
+        assert_eq!(ascii("ab\u{3042}\tc", 10), "ab??c");
+        assert_eq!(ascii("abcdef", 3), "abc...");
+    }
 
     #[derive(Clone, Default)]
     struct Buf(Arc<Mutex<Vec<u8>>>);

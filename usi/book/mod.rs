@@ -14,10 +14,19 @@
 //! a few hundred reads, and a look-up a few dozen. A small book, or one that is not sorted, is
 //! read into a hash map instead.
 //!
-//! This module needs only the rules core (`engine`) and a random generator: the book is the
-//! front end's business (the session decides before it starts a search), and `kaname makebook`
-//! writes the same format.
+//! This file needs only the rules core (`engine`), a random generator and the `Book*` options'
+//! values (`protocol::options::BookOptions`): the book is the front end's business (the session
+//! decides before it starts a search).
+//!
+//! The room: the format and the look-up (here), `play` (the engine's own book in a session,
+//! `USI_OwnBook`) and `make` (`kaname makebook`, which writes the same format from Kaname's
+//! own analysis). May use: `protocol` and `args`; not `analyse`, `commands` or `session`.
 
+pub mod make;
+pub mod play;
+
+use crate::protocol::ascii;
+use crate::protocol::options::BookOptions;
 use engine::{Move, Position, Repetition};
 use eval::rng::Rng;
 use std::collections::HashMap;
@@ -88,17 +97,17 @@ pub fn parse_move_line(line: &str) -> Result<BookMove, String> {
     let t: Vec<&str> = line.split_whitespace().collect();
     let mv = *t.first().ok_or("empty move line")?;
     if !usi_move_shape(mv) {
-        return Err(format!("'{}' is not a USI move", crate::ascii(mv, 20)));
+        return Err(format!("'{}' is not a USI move", ascii(mv, 20)));
     }
     let ponder = match t.get(1).copied() {
         None | Some("none" | "None" | "resign") => None,
         Some(p) if usi_move_shape(p) => Some(p.to_string()),
-        Some(p) => return Err(format!("ponder '{}' is not a USI move", crate::ascii(p, 20))),
+        Some(p) => return Err(format!("ponder '{}' is not a USI move", ascii(p, 20))),
     };
     let num = |i: usize, what: &str, default: i64| -> Result<i64, String> {
         match t.get(i) {
             None => Ok(default),
-            Some(s) => s.parse::<i64>().map_err(|_| format!("{what} '{}' is not a number", crate::ascii(s, 20))),
+            Some(s) => s.parse::<i64>().map_err(|_| format!("{what} '{}' is not a number", ascii(s, 20))),
         }
     };
     let value = num(2, "value", 0)?.clamp(-VALUE_MATE as i64, VALUE_MATE as i64) as i32;
@@ -132,7 +141,7 @@ pub fn parse_line(line: &str) -> Line {
     } else if let Some(rest) = l.strip_prefix("sfen ") {
         match key(rest) {
             Some(k) => Line::Sfen(k),
-            None => Line::Bad(format!("bad SFEN '{}'", crate::ascii(rest.trim(), 100))),
+            None => Line::Bad(format!("bad SFEN '{}'", ascii(rest.trim(), 100))),
         }
     } else {
         match parse_move_line(l) {
@@ -201,7 +210,7 @@ impl Book {
 
     /// `open` with the size up to which the book is read into memory.
     pub fn open_with(path: &str, memory_limit: u64) -> Result<Book, String> {
-        let shown = crate::ascii(path, 100);
+        let shown = ascii(path, 100);
         let err = |e: &dyn std::fmt::Display| format!("BookFile '{shown}': {e}");
         let meta = std::fs::metadata(path).map_err(|e| err(&e))?;
         if meta.is_dir() {
@@ -298,7 +307,7 @@ fn read_all(r: impl BufRead) -> std::io::Result<(HashMap<String, Vec<BookMove>>,
                 flush(&mut current, &mut moves);
                 match Position::from_sfen(&k) {
                     Ok(p) => current = key(&p.to_sfen()),
-                    Err(e) => problems.add(line_no, &format!("bad SFEN '{}': {e}", crate::ascii(&k, 100))),
+                    Err(e) => problems.add(line_no, &format!("bad SFEN '{}': {e}", ascii(&k, 100))),
                 }
                 after_bad_sfen = current.is_none();
             }
@@ -444,52 +453,6 @@ fn sorted_sample(f: &mut File, len: u64) -> std::io::Result<Sample> {
     Ok(Sample::Sorted(seen))
 }
 
-/// The options of the book (YaneuraOu's names in the options table).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookOptions {
-    /// `BookMoves`: the book is used up to this game ply (the ply of the position to move in).
-    pub moves: u32,
-    /// `BookIgnoreRate`: percent chance of searching although the position is in the book.
-    pub ignore_rate: u32,
-    /// `BookEvalDiff`: only moves within this of the first move's value.
-    pub eval_diff: i32,
-    /// `BookEvalBlackLimit`: Black plays no book move valued below this.
-    pub eval_black_limit: i32,
-    /// `BookEvalWhiteLimit`: White plays no book move valued below this.
-    pub eval_white_limit: i32,
-    /// `BookDepthLimit`: positions whose first move's depth is below this are ignored; 0 = all.
-    pub depth_limit: i32,
-    /// `BookPvMoves`: plies of the PV printed, following the book.
-    pub pv_moves: u32,
-    /// `ConsiderBookMoveCount`: choose by count instead of uniformly.
-    pub consider_count: bool,
-    /// `FlippedBook`: also look up the position with the board turned round and colours swapped.
-    pub flipped: bool,
-}
-
-impl BookOptions {
-    /// The defaults, which are also the `usi` declarations' (the options table reads them from
-    /// here, so that each is written once). YaneuraOu's, except `BookDepthLimit` (16 there):
-    /// Kaname's depths are not YaneuraOu's, and a count-only book has none.
-    pub const DEFAULT: BookOptions = BookOptions {
-        moves: 16,
-        ignore_rate: 0,
-        eval_diff: 30,
-        eval_black_limit: 0,
-        eval_white_limit: -140,
-        depth_limit: 0,
-        pv_moves: 8,
-        consider_count: false,
-        flipped: true,
-    };
-}
-
-impl Default for BookOptions {
-    fn default() -> Self {
-        BookOptions::DEFAULT
-    }
-}
-
 /// A legal book move.
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -552,7 +515,7 @@ pub fn legal_moves(
             Ok(_) => {}
             Err(err) => notes.push(format!(
                 "error: illegal move {} in the book for {}: {err}; skipped",
-                crate::ascii(&e.mv, 10),
+                ascii(&e.mv, 10),
                 pos.to_sfen()
             )),
         }
@@ -1034,7 +997,9 @@ mod tests {
             .unwrap()
             .lines()
             .map(|l| {
-                crate::parse::position(&l.split_whitespace().collect::<Vec<_>>(), engine::VariantId::Shogi).unwrap().0
+                crate::protocol::parse::position(&l.split_whitespace().collect::<Vec<_>>(), engine::VariantId::Shogi)
+                    .unwrap()
+                    .0
             })
             .collect();
         // Positions one random move further: almost all out of the book.

@@ -4,7 +4,7 @@
 //! Drawn with the `plotters` crate's SVG backend: pure Rust with no system libraries (its
 //! bitmap backend needs font libraries to draw text), and SVG opens in any browser and scales.
 
-use crate::annotate::{Mark, Ply};
+use crate::analyse::annotate::{Mark, Ply};
 use plotters::prelude::*;
 
 const SIZE: (u32, u32) = (960, 480);
@@ -85,7 +85,7 @@ fn draw(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::{analyse_ply, Score, Searched};
+    use crate::analyse::annotate::{analyse_ply, Score, Searched};
     use engine::Position;
 
     #[test]

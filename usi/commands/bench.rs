@@ -1,12 +1,49 @@
 //! `bench`: a fixed-depth search of a fixed list of positions, reporting nodes and speed. The
 //! node total is the signature that shows whether a change altered the search.
 
+use crate::args::{whole, VariantArg};
+use crate::protocol::ascii;
+use crate::protocol::options;
+use crate::protocol::output::Output;
 use engine::{Position, VariantId};
 use search::Searcher;
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 /// Default depth of `bench` (to be tuned once the search is real).
 pub const DEFAULT_DEPTH: i32 = 10;
+
+/// The depths `bench` takes (on the command line and in a session).
+pub const DEPTHS: RangeInclusive<u64> = 1..=127;
+
+/// The thread counts `bench` takes (`Threads`' range).
+pub const THREADS: RangeInclusive<u64> = 1..=256;
+
+/// The hash sizes `bench` takes, MiB (`USI_Hash`'s range).
+pub const HASH_MB: RangeInclusive<u64> = 1..=65536;
+
+/// A fixed-depth search of the bench positions, reporting nodes and speed
+///
+/// Searches each bench position (opening, middle game, end game, handicap, mate) to a fixed
+/// depth with a fresh hash table and prints per position and in total `Nodes searched: N`, the
+/// time and nodes/s. The node total is the search's signature. In a session, `bench [depth]
+/// [threads] [hash]` does the same with the session's options.
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Search depth
+    #[arg(value_name = "depth", default_value_t = DEFAULT_DEPTH, value_parser = whole::<i32>(DEPTHS))]
+    pub depth: i32,
+    /// Search threads [default: the Threads option's]
+    #[arg(value_name = "threads", value_parser = whole::<usize>(THREADS))]
+    pub threads: Option<usize>,
+    /// Hash table, MiB [default: the USI_Hash option's]
+    #[arg(value_name = "hash", value_parser = whole::<usize>(HASH_MB))]
+    pub hash: Option<usize>,
+    /// The game.
+    #[command(flatten)]
+    pub variant: VariantArg,
+}
 
 /// The bench positions: name and SFEN.
 pub const POSITIONS: &[(&str, &str)] = &[
@@ -79,6 +116,41 @@ pub fn run(searcher: &mut Searcher, depth: i32, variant: VariantId, print: &mut 
     total
 }
 
+/// Parses `[depth] [threads] [hash]` of `bench` typed in a session, in the ranges of `Args`.
+pub fn session_args(args: &[&str]) -> Result<(i32, Option<usize>, Option<usize>), String> {
+    if args.len() > 3 {
+        return Err("expected bench [depth] [threads] [hash]".into());
+    }
+    let num = |i: usize, what: &str, range: RangeInclusive<u64>| -> Result<Option<u64>, String> {
+        match args.get(i) {
+            None => Ok(None),
+            Some(t) => match t.parse::<u64>() {
+                Ok(n) if range.contains(&n) => Ok(Some(n)),
+                _ => Err(format!("{what} must be {}..{}, not '{}'", range.start(), range.end(), ascii(t, 20))),
+            },
+        }
+    };
+    let depth = num(0, "depth", DEPTHS)?.map_or(DEFAULT_DEPTH, |d| d as i32);
+    let threads = num(1, "threads", THREADS)?.map(|n| n as usize);
+    let hash = num(2, "hash", HASH_MB)?.map(|n| n as usize);
+    Ok((depth, threads, hash))
+}
+
+/// `kaname bench`: the bench with the options' defaults, but for `a`'s.
+pub fn cli(a: &Args) {
+    let variant = a.variant.variant;
+    let mut o = options::Settings::default().search;
+    o.variant = variant;
+    o.threads = a.threads.unwrap_or(o.threads);
+    o.hash_mb = a.hash.unwrap_or(o.hash_mb);
+    let mut searcher = Searcher::new();
+    searcher.set_options(&o);
+    searcher.set_net(options::load_net("").unwrap_or(None));
+    searcher.prepare();
+    let out = Output::stdout();
+    run(&mut searcher, a.depth, variant, &mut |l| out.line(&l));
+}
+
 /// Nodes per second, avoiding a division by zero.
 pub fn nps(nodes: u64, ms: u64) -> u64 {
     (nodes as u128 * 1000 / ms.max(1) as u128) as u64
@@ -87,6 +159,21 @@ pub fn nps(nodes: u64, ms: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bench_arguments() {
+        assert_eq!(session_args(&[]).unwrap(), (DEFAULT_DEPTH, None, None));
+        assert_eq!(session_args(&["5", "2", "16"]).unwrap(), (5, Some(2), Some(16)));
+        assert!(session_args(&["0"]).is_err());
+        assert!(session_args(&["x"]).is_err());
+        let a: Args = crate::args::parse("5 2 16 --variant minishogi").unwrap();
+        assert_eq!((a.depth, a.threads, a.hash, a.variant.variant), (5, Some(2), Some(16), VariantId::Minishogi));
+        let a: Args = crate::args::parse("").unwrap();
+        assert_eq!((a.depth, a.threads, a.hash, a.variant.variant), (DEFAULT_DEPTH, None, None, VariantId::Shogi));
+        for bad in ["0", "x", "128", "1 0", "1 1 65537", "1 1 1 1", "--variant chess"] {
+            assert!(crate::args::parse::<Args>(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn bench_positions_are_valid_and_playable() {

@@ -1,6 +1,7 @@
 //! Parsing the arguments of `position`, `go` and `ponderhit`. Problems are returned as
 //! sentences; the caller reports them as one `info string error:` line per command.
 
+use crate::protocol::ascii;
 use engine::{Color, Position, VariantId};
 use search::Limits;
 
@@ -18,7 +19,7 @@ pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a s
             if pos.in_check() {
                 return Some(format!(
                     "move {ply} '{}': cannot pass while in check; moves from here on ignored",
-                    crate::ascii(text, 16)
+                    ascii(text, 16)
                 ));
             }
             pos.do_null_move();
@@ -29,8 +30,8 @@ pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a s
             Err(e) => {
                 return Some(format!(
                     "move {ply} '{}' is illegal: {}; moves from here on ignored",
-                    crate::ascii(text, 16),
-                    crate::ascii(&e.to_string(), 100)
+                    ascii(text, 16),
+                    ascii(&e.to_string(), 100)
                 ))
             }
         }
@@ -54,7 +55,7 @@ pub fn position(args: &[&str], variant: VariantId) -> Result<(Position, Option<S
             if head.len() > 1 {
                 problems.push(format!(
                     "position: unexpected '{}' after startpos (ignored)",
-                    crate::ascii(&head[1..].join(" "), 40)
+                    ascii(&head[1..].join(" "), 40)
                 ));
             }
             Position::startpos_in(variant)
@@ -62,11 +63,7 @@ pub fn position(args: &[&str], variant: VariantId) -> Result<(Position, Option<S
         Some(first) => {
             let sfen = if *first == "sfen" { &head[1..] } else { head };
             Position::from_sfen_in(variant, &sfen.join(" ")).map_err(|e| {
-                format!(
-                    "position: bad SFEN '{}': {}",
-                    crate::ascii(&sfen.join(" "), 100),
-                    crate::ascii(&e.to_string(), 100)
-                )
+                format!("position: bad SFEN '{}': {}", ascii(&sfen.join(" "), 100), ascii(&e.to_string(), 100))
             })?
         }
     };
@@ -124,7 +121,7 @@ fn number(args: &[&str], i: usize, key: &str, problems: &mut Vec<String>) -> Opt
         log::debug!("{key} {n} taken as 0");
         return Some(0);
     }
-    problems.push(format!("{key} needs a number, not '{}'", crate::ascii(t, 20)));
+    problems.push(format!("{key} needs a number, not '{}'", ascii(t, 20)));
     None
 }
 
@@ -173,7 +170,7 @@ pub fn go(args: &[&str], pos: &Position) -> (Go, Option<String>) {
                 _ => {
                     problems.push(format!(
                         "depth needs a number >= 1, not '{}'",
-                        crate::ascii(args.get(i).copied().unwrap_or(""), 20)
+                        ascii(args.get(i).copied().unwrap_or(""), 20)
                     ));
                     if args.get(i).is_some_and(|t| !GO_KEYWORDS.contains(t)) {
                         i += 1;
@@ -192,7 +189,7 @@ pub fn go(args: &[&str], pos: &Position) -> (Go, Option<String>) {
                 other => {
                     problems.push(format!(
                         "mate needs a time in ms or infinite, not '{}'; searching until stop",
-                        crate::ascii(other.copied().unwrap_or(""), 20)
+                        ascii(other.copied().unwrap_or(""), 20)
                     ));
                     g.mate = Some(None);
                     if other.is_some_and(|t| !GO_KEYWORDS.contains(t)) {
@@ -210,14 +207,14 @@ pub fn go(args: &[&str], pos: &Position) -> (Go, Option<String>) {
                                 l.searchmoves.push(m)
                             }
                         }
-                        Err(e) => bad.push(format!("'{}' ({e})", crate::ascii(t, 16))),
+                        Err(e) => bad.push(format!("'{}' ({e})", ascii(t, 16))),
                     }
                 }
                 if !bad.is_empty() {
                     problems.push(format!("searchmoves: ignored {}", bad.join(", ")));
                 }
             }
-            other => unknown.push(crate::ascii(other, 20)),
+            other => unknown.push(ascii(other, 20)),
         }
     }
     if !unknown.is_empty() {

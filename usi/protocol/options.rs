@@ -1,9 +1,10 @@
 //! The engine options: one table from which the `usi` declarations, `setoption` parsing,
 //! applying a value and the README's options table are all produced. The defaults of the
-//! options the search and the book read are their crates' (`search::Options::DEFAULT`,
-//! `BookOptions::DEFAULT`), read into the table, so that each is written once.
+//! options the search reads are its crate's (`search::Options::DEFAULT`), those of the book's
+//! `BookOptions::DEFAULT` (below, beside the struct the book reads), read into the table, so
+//! that each is written once.
 
-use crate::book::BookOptions;
+use crate::protocol::ascii;
 use engine::EnteringKingRule;
 use search::tune::{Tunable, TUNABLES};
 use std::fmt::Write as _;
@@ -380,6 +381,52 @@ pub const UNDECLARED: &[Spec] = &[Spec {
     help: "Sets `DrawValueBlack` and `DrawValueWhite` both.",
 }];
 
+/// The options of the book (YaneuraOu's names in the options table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookOptions {
+    /// `BookMoves`: the book is used up to this game ply (the ply of the position to move in).
+    pub moves: u32,
+    /// `BookIgnoreRate`: percent chance of searching although the position is in the book.
+    pub ignore_rate: u32,
+    /// `BookEvalDiff`: only moves within this of the first move's value.
+    pub eval_diff: i32,
+    /// `BookEvalBlackLimit`: Black plays no book move valued below this.
+    pub eval_black_limit: i32,
+    /// `BookEvalWhiteLimit`: White plays no book move valued below this.
+    pub eval_white_limit: i32,
+    /// `BookDepthLimit`: positions whose first move's depth is below this are ignored; 0 = all.
+    pub depth_limit: i32,
+    /// `BookPvMoves`: plies of the PV printed, following the book.
+    pub pv_moves: u32,
+    /// `ConsiderBookMoveCount`: choose by count instead of uniformly.
+    pub consider_count: bool,
+    /// `FlippedBook`: also look up the position with the board turned round and colours swapped.
+    pub flipped: bool,
+}
+
+impl BookOptions {
+    /// The defaults, which are also the `usi` declarations' (the options table reads them from
+    /// here, so that each is written once). YaneuraOu's, except `BookDepthLimit` (16 there):
+    /// Kaname's depths are not YaneuraOu's, and a count-only book has none.
+    pub const DEFAULT: BookOptions = BookOptions {
+        moves: 16,
+        ignore_rate: 0,
+        eval_diff: 30,
+        eval_black_limit: 0,
+        eval_white_limit: -140,
+        depth_limit: 0,
+        pv_moves: 8,
+        consider_count: false,
+        flipped: true,
+    };
+}
+
+impl Default for BookOptions {
+    fn default() -> Self {
+        BookOptions::DEFAULT
+    }
+}
+
 /// The current value of every option.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -493,7 +540,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Parsed, String> {
         return parse_tunable(name, value);
     };
     let raw = value.unwrap_or("").trim();
-    let shown = crate::ascii(raw, 40);
+    let shown = ascii(raw, 40);
     let mut warning = None;
     let value = match spec.kind {
         Kind::Check(_) => {
@@ -529,7 +576,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Parsed, String> {
 /// `setoption` of a `Tune_*` option (search parameters, see `search::tune`): accepted whether
 /// or not `usi` declared them (they are declared only by `kaname --tune`).
 fn parse_tunable(name: &str, value: Option<&str>) -> Result<Parsed, String> {
-    let unknown = || format!("unknown option '{}'", crate::ascii(name, 40));
+    let unknown = || format!("unknown option '{}'", ascii(name, 40));
     let t = Tunable::by_option(name).ok_or_else(unknown)?;
     let index = TUNABLES.iter().position(|x| x.name == t.name).ok_or_else(unknown)?;
     let (n, warning) = parse_spin(&t.option_name(), value.unwrap_or("").trim(), t.min.into(), t.max.into())?;
@@ -539,7 +586,7 @@ fn parse_tunable(name: &str, value: Option<&str>) -> Result<Parsed, String> {
 /// A spin value of option `name`: an integer clamped into `min..=max`, with a warning when
 /// it had to be clamped. Errors are sentences for `info string error:`.
 fn parse_spin(name: &str, raw: &str, min: i64, max: i64) -> Result<(i64, Option<String>), String> {
-    let shown = crate::ascii(raw, 40);
+    let shown = ascii(raw, 40);
     let n: i128 = raw.parse().map_err(|_| format!("option {name} takes an integer {min}..{max}, not '{shown}'"))?;
     let clamped = n.clamp(min as i128, max as i128) as i64;
     let warning = (clamped as i128 != n)
@@ -596,7 +643,7 @@ pub fn load_net(file: &str) -> Result<Option<eval::Net>, String> {
     }
     match eval::Net::load(file) {
         Ok(l) => Ok(Some(l.net)),
-        Err(e) => Err(format!("EvalFile '{}': {e}", crate::ascii(file, 100))),
+        Err(e) => Err(format!("EvalFile '{}': {e}", ascii(file, 100))),
     }
 }
 
@@ -710,7 +757,7 @@ mod tests {
         // YaneuraOu's book defaults, except BookDepthLimit (16 there): Kaname's depths are not
         // YaneuraOu's, and a count-only book has none.
         assert!(s.own_book && s.book_file.is_empty());
-        assert_eq!(s.book, crate::book::BookOptions::default());
+        assert_eq!(s.book, BookOptions::default());
         let b = &s.book;
         assert_eq!((b.moves, b.ignore_rate, b.eval_diff, b.depth_limit, b.pv_moves), (16, 0, 30, 0, 8));
         assert_eq!((b.eval_black_limit, b.eval_white_limit, b.consider_count, b.flipped), (0, -140, false, true));

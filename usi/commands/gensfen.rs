@@ -1,30 +1,13 @@
 //! `kaname gensfen`: self-play training data (YaneuraOu's 40-byte PackedSfenValue records),
 //! a thin front end to `search::selfplay`.
 
+use crate::args::{cores, EvalArgs};
+use crate::protocol::output::Output;
 use engine::PackedSfenValue;
 use search::selfplay::{self, SelfPlayConfig};
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-
-/// What `kaname gensfen` was asked for.
-#[derive(Debug)]
-pub struct Args {
-    /// The output file (records are appended; a run resumes where the file ends).
-    pub out: PathBuf,
-    /// Positions to have in the file when the run ends.
-    pub positions: u64,
-    /// Games played at once, one search thread each.
-    pub threads: usize,
-    /// Hash table per game thread, MiB.
-    pub hash_mb: usize,
-    /// How games are played.
-    pub game: SelfPlayConfig,
-    /// Evaluation used by both sides.
-    pub eval: eval::EvalKind,
-    /// A net file for `eval = net` (empty: the embedded net).
-    pub eval_file: String,
-}
 
 /// The default output file: `$XDG_CACHE_HOME/kaname/gensfen/selfplay.psv` (or under
 /// `~/.cache`): generated data stays out of the repository.
@@ -36,47 +19,91 @@ fn default_out() -> PathBuf {
     base.join("kaname").join("gensfen").join("selfplay.psv")
 }
 
-/// Parses the arguments after `gensfen`.
-pub fn parse_args(args: &[&str]) -> Result<Args, String> {
-    let mut a = Args {
-        out: default_out(),
-        positions: 100_000,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        hash_mb: 16,
-        game: SelfPlayConfig::default(),
-        eval: crate::options::Settings::default().search.eval,
-        eval_file: String::new(),
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i];
-        let val = args.get(i + 1).copied().ok_or_else(|| format!("{flag} needs a value"))?;
-        let num = |what: &str| {
-            val.parse::<u64>().map_err(|_| format!("{what} needs a number, not '{}'", crate::ascii(val, 20)))
-        };
-        match flag {
-            "--out" => a.out = PathBuf::from(val),
-            "--positions" => a.positions = num(flag)?,
-            "--nodes" => a.game.nodes = num(flag)?.max(1),
-            "--depth" => a.game.depth = Some(num(flag)?.clamp(1, 64) as i32),
-            "--threads" => a.threads = num(flag)?.clamp(1, 256) as usize,
-            "--hash" => a.hash_mb = num(flag)?.clamp(1, 4096) as usize,
-            "--seed" => a.game.seed = num(flag)?,
-            "--max-plies" => a.game.max_plies = num(flag)?.clamp(1, 10_000) as u32,
-            "--random-plies" => {
-                let (lo, hi) = val.split_once('-').unwrap_or((val, val));
-                match (lo.parse::<u32>(), hi.parse::<u32>()) {
-                    (Ok(lo), Ok(hi)) if lo <= hi => a.game.random_plies = (lo, hi),
-                    _ => return Err(format!("--random-plies takes MIN-MAX, not '{}'", crate::ascii(val, 20))),
-                }
-            }
-            "--eval" => a.eval = val.parse().map_err(|e: eval::ParseEvalKindError| e.to_string())?,
-            "--eval-file" => a.eval_file = val.to_string(),
-            other => return Err(format!("unknown argument '{}'", crate::ascii(other, 40))),
+/// Self-play training positions (PackedSfenValue)
+///
+/// Plays games against itself (one search thread per game, `--threads` games at once) and
+/// appends every position's search score, best move and game result to `--out` as YaneuraOu's
+/// 40-byte PackedSfenValue records. A second run with the same file resumes where the first
+/// ended. Out-of-range numbers are clamped to their range. Progress goes to stderr.
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The output file; records are appended, a run resumes where the file ends
+    #[arg(long, value_name = "F", default_value_os_t = default_out())]
+    pub out: PathBuf,
+    /// Positions to have in the file when the run ends
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub positions: u64,
+    /// Node budget per move, 1 or more
+    #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().nodes, value_parser = clamped::<u64>(1, u64::MAX))]
+    pub nodes: u64,
+    /// Depth per move, 1..=64, instead of nodes
+    #[arg(long, value_name = "D", value_parser = clamped::<i32>(1, 64))]
+    pub depth: Option<i32>,
+    /// Games played at once, one search thread each, 1..=256 [default: all cores]
+    #[arg(long, value_name = "N", default_value_t = cores(), hide_default_value = true, value_parser = clamped::<usize>(1, 256))]
+    pub threads: usize,
+    /// Hash table per game thread, MiB, 1..=4096
+    #[arg(long = "hash", value_name = "MB", default_value_t = 16, value_parser = clamped::<usize>(1, 4096))]
+    pub hash_mb: usize,
+    /// Seed of the games' random moves (game i of a run uses the seed and i only)
+    #[arg(long, value_name = "S", default_value_t = SelfPlayConfig::default().seed)]
+    pub seed: u64,
+    /// Random legal moves played at the start of each game, between MIN and MAX
+    #[arg(long, value_name = "MIN-MAX", default_value_t = PlyRange::from(SelfPlayConfig::default().random_plies), value_parser = ply_range)]
+    pub random_plies: PlyRange,
+    /// A game is a draw after this many plies, 1..=10000
+    #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().max_plies, value_parser = clamped::<u32>(1, 10_000))]
+    pub max_plies: u32,
+    /// The evaluation of both sides.
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+impl Args {
+    /// How the games are played.
+    pub fn game(&self) -> SelfPlayConfig {
+        SelfPlayConfig {
+            nodes: self.nodes,
+            depth: self.depth,
+            random_plies: (self.random_plies.0, self.random_plies.1),
+            max_plies: self.max_plies,
+            seed: self.seed,
+            ..SelfPlayConfig::default()
         }
-        i += 2;
     }
-    Ok(a)
+}
+
+/// A whole number clamped into `lo..=hi` (gensfen's numbers are clamped, not refused).
+fn clamped<T: TryFrom<u64>>(lo: u64, hi: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| {
+        let n = s.parse::<u64>().map_err(|_| "not a whole number".to_string())?;
+        T::try_from(n.clamp(lo, hi)).map_err(|_| format!("not in {lo}..={hi}"))
+    }
+}
+
+/// `MIN-MAX` plies (`N` alone is `N-N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlyRange(pub u32, pub u32);
+
+impl From<(u32, u32)> for PlyRange {
+    fn from((lo, hi): (u32, u32)) -> PlyRange {
+        PlyRange(lo, hi)
+    }
+}
+
+impl std::fmt::Display for PlyRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.0, self.1)
+    }
+}
+
+fn ply_range(v: &str) -> Result<PlyRange, String> {
+    let (lo, hi) = v.split_once('-').unwrap_or((v, v));
+    match (lo.parse::<u32>(), hi.parse::<u32>()) {
+        (Ok(lo), Ok(hi)) if lo <= hi => Ok(PlyRange(lo, hi)),
+        _ => Err("takes MIN-MAX, such as 8-24".into()),
+    }
 }
 
 /// Records already in `path`, after cutting off a partly written last record (an interrupted
@@ -158,16 +185,21 @@ pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
     }
     let file = OpenOptions::new().create(true).append(true).open(&a.out).map_err(err)?;
     let mut w = BufWriter::new(file);
-    let options = search::Options { hash_mb: a.hash_mb, eval: a.eval, ..crate::options::Settings::default().search };
-    let eval_used = if a.eval == eval::EvalKind::Net && net.is_none() { eval::EvalKind::Classical } else { a.eval };
+    let options = search::Options {
+        hash_mb: a.hash_mb,
+        eval: a.eval.eval,
+        ..crate::protocol::options::Settings::default().search
+    };
+    let eval_used =
+        if a.eval.eval == eval::EvalKind::Net && net.is_none() { eval::EvalKind::Classical } else { a.eval.eval };
     eprintln!(
         "gensfen: {} -> {} positions into {} ({} threads, {}, eval {eval_used}, seed {}, from game {first_game})",
         have,
         a.positions,
         a.out.display(),
         a.threads,
-        a.game.depth.map_or(format!("{} nodes", a.game.nodes), |d| format!("depth {d}")),
-        a.game.seed,
+        a.depth.map_or(format!("{} nodes", a.nodes), |d| format!("depth {d}")),
+        a.seed,
     );
     let bar = indicatif::ProgressBar::new(a.positions);
     bar.set_style(
@@ -184,7 +216,7 @@ pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
         (!std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| PlainProgress::new(have, a.positions));
     let (mut count, mut games, mut io_error) = (have, 0u64, None);
     let mut resume_from = first_game;
-    let next = selfplay::run_with_net(&a.game, &options, net, a.threads, first_game, |game, recs, _end| {
+    let next = selfplay::run_with_net(&a.game(), &options, net, a.threads, first_game, |game, recs, _end| {
         let take = recs.len().min((a.positions - count) as usize);
         for r in &recs[..take] {
             if let Err(e) = w.write_all(&record(r).to_bytes()) {
@@ -220,15 +252,43 @@ pub fn run(a: &Args, net: Option<eval::Net>) -> Result<(), String> {
     Ok(())
 }
 
-/// `kaname psv-dump FILE [N]`: the first N (default all) records of a PackedSfenValue file
-/// as text, one per line: `sfen <SFEN> move <usi> score <cp> ply <n> result <r>` (for people,
-/// and for `scripts/check_psv_cshogi.py`, which compares these with cshogi's reading).
-pub fn dump(args: &[&str]) -> Result<Vec<String>, String> {
-    let path = args.first().ok_or("psv-dump needs a file")?;
-    let limit = match args.get(1) {
-        Some(n) => n.parse::<usize>().map_err(|_| format!("psv-dump: bad count '{}'", crate::ascii(n, 20)))?,
-        None => usize::MAX,
-    };
+/// `kaname gensfen`: an unusable `--eval-file` is a usage error (status 2), a failure while
+/// writing exits with 1.
+pub fn cli(a: &Args) {
+    let net = a.eval.load_net().unwrap_or_else(|e| crate::args::usage_error::<Args>("gensfen", e));
+    if let Err(e) = run(a, net) {
+        eprintln!("kaname: gensfen: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Print PackedSfenValue records as text
+///
+/// One line per record: `sfen <SFEN> move <usi> score <cp> ply <n> result <r>` (for people,
+/// and for `scripts/check_psv_cshogi.py`, which compares these with cshogi's reading). A file
+/// that cannot be read or a record that does not unpack is a usage error (status 2).
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct DumpArgs {
+    /// The PackedSfenValue file
+    #[arg(value_name = "file")]
+    pub file: String,
+    /// Records printed, from the first [default: all]
+    #[arg(value_name = "n")]
+    pub n: Option<usize>,
+}
+
+/// `kaname psv-dump`: the lines of `dump`, or a usage error.
+pub fn dump_cli(a: &DumpArgs) {
+    match dump(&a.file, a.n.unwrap_or(usize::MAX)) {
+        Ok(lines) => Output::stdout().lines(lines),
+        Err(e) => crate::args::usage_error::<DumpArgs>("psv-dump", e),
+    }
+}
+
+/// The first `limit` records of the PackedSfenValue file `path` as text, one per line (see
+/// `DumpArgs`).
+pub fn dump(path: &str, limit: usize) -> Result<Vec<String>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let mut lines = Vec::new();
     for (i, chunk) in bytes.chunks_exact(engine::PSV_BYTES).take(limit).enumerate() {
@@ -252,13 +312,21 @@ mod tests {
 
     #[test]
     fn arguments() {
-        let a =
-            parse_args(&["--out", "x.psv", "--positions", "10", "--nodes", "500", "--random-plies", "2-4"]).unwrap();
-        assert_eq!((a.positions, a.game.nodes, a.game.random_plies), (10, 500, (2, 4)));
+        let parse = crate::args::parse::<Args>;
+        let a = parse("--out x.psv --positions 10 --nodes 500 --random-plies 2-4").unwrap();
+        assert_eq!((a.positions, a.game().nodes, a.game().random_plies), (10, 500, (2, 4)));
         assert_eq!(a.out, PathBuf::from("x.psv"));
-        assert!(parse_args(&["--positions"]).is_err());
-        assert!(parse_args(&["--random-plies", "5-2"]).is_err());
-        assert!(parse_args(&["--eval", "magic"]).is_err());
-        assert!(parse_args(&["--bogus", "1"]).is_err());
+        let d = parse("").unwrap().game();
+        assert_eq!((d.nodes, d.depth, d.random_plies, d.max_plies, d.seed), {
+            let c = SelfPlayConfig::default();
+            (c.nodes, c.depth, c.random_plies, c.max_plies, c.seed)
+        });
+        // Out of range is clamped, as it always was.
+        let a = parse("--nodes 0 --depth 99 --threads 0 --hash 9999 --max-plies 0").unwrap();
+        assert_eq!((a.nodes, a.depth, a.threads, a.hash_mb, a.max_plies), (1, Some(64), 1, 4096, 1));
+        assert!(parse("--positions").is_err());
+        assert!(parse("--random-plies 5-2").is_err());
+        assert!(parse("--eval magic").is_err());
+        assert!(parse("--bogus 1").is_err());
     }
 }

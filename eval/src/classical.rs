@@ -637,6 +637,26 @@ mod tests {
         assert!(positional(&near) > positional(&far));
     }
 
+    /// A missing king (a tsume's attacker) has no zones and no placement term: a gold next to
+    /// where it would stand defends nothing, and the enemy's pieces press on nothing there; the
+    /// other king's zones count as before.
+    #[test]
+    fn a_missing_king_has_no_zones() {
+        let hand = "b 2r2b3g4s4n4l18p 1";
+        let pos = |board: &str| Position::from_sfen(&format!("{board} {hand}")).unwrap();
+        // With a black king on 5i the gold next to it defends; without one it does not.
+        let with_king = positional(&pos("4k4/9/9/9/9/9/9/4G4/4K4")) - positional(&pos("4k4/9/9/9/9/9/9/G8/4K4"));
+        assert!(with_king > 0);
+        assert_eq!(positional(&pos("4k4/9/9/9/9/9/9/4G4/9")), positional(&pos("4k4/9/9/9/9/9/9/G8/9")));
+        // No king-rank term for the missing king, the present one's as ever.
+        assert_eq!(king_rank_index(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::Black), 8);
+        assert_eq!(king_zones(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::White).0, Bitboard::EMPTY);
+        assert_eq!(king_zones(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::White).1, Bitboard::EMPTY);
+        assert_eq!(king_zones(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::Black).0, king_attacks("5a".parse().unwrap()));
+        // The gold next to the enemy king still presses on it.
+        assert!(positional(&pos("4k4/9/4G4/9/9/9/9/9/9")) > positional(&pos("4k4/9/9/9/9/9/9/G8/9")));
+    }
+
     #[test]
     fn move_gain_matches_material_difference_along_random_lines() {
         playouts(20, |pos, m| {

@@ -330,3 +330,55 @@ fn tsume_starts() {
     let pos = Position::from_sfen("4k4/9/9/9/4r4/9/4b4/9/9 w 2Grb2g4s4n4l18p 1").unwrap();
     assert!(usi(&legal(&pos)).is_superset(&["5e1e", "5g1c+", "5g9c+"].map(String::from).into()));
 }
+
+/// Minishogi without one king (no outside reference there): along seeded random playouts every
+/// generated move is legal by `is_legal` and nothing else is among every 16-bit code, the
+/// position stays consistent, `gives_check` is what `do_move` finds, and no move checks the
+/// missing king.
+#[test]
+fn minishogi_without_a_king_keeps_its_invariants() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut positions = 0;
+    for start in ["rbsgk/4p/5/P4/1GSBR b - 1", "rbsg1/4p/5/P4/KGSBR w - 1", "2k2/5/5/5/5 b 2R2B2G2S2P 1"] {
+        for _ in 0..20 {
+            let mut pos = Position::from_sfen_in(VariantId::Minishogi, start).unwrap();
+            for _ in 0..40 {
+                let moves = legal(&pos);
+                let set: BTreeSet<u32> = moves.iter().map(|m| m.raw()).collect();
+                for code in 0..=u16::MAX {
+                    let m = pos.move_from_u16(code);
+                    if pos.is_legal(m) {
+                        assert!(set.contains(&m.raw()), "{}: is_legal accepts {m}", pos.to_sfen());
+                    }
+                }
+                let mut checks = MoveList::new();
+                generate_checks(&pos, &mut checks);
+                let want: BTreeSet<String> =
+                    moves.iter().filter(|&&m| pos.gives_check(m)).map(|m| m.to_string()).collect();
+                assert_eq!(usi(checks.as_slice()), want, "{}", pos.to_sfen());
+                for &m in &moves {
+                    assert!(pos.is_legal(m));
+                    let gives = pos.gives_check(m);
+                    pos.do_move(m);
+                    pos.is_consistent().unwrap();
+                    assert_eq!(pos.in_check(), gives, "{m}");
+                    assert!(!pos.in_check() || pos.has_king(pos.side_to_move()));
+                    pos.undo_move(m);
+                }
+                positions += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                pos.do_move(m);
+            }
+        }
+    }
+    assert!(positions > 1000, "{positions}");
+}

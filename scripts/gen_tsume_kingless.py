@@ -31,7 +31,8 @@ moves on 2,107 kingless positions agree with Kaname's: tests/data/legal_moves_ki
      a legal move;
   3. the minimal length is established by an exact iterative-deepening AND/OR search written
      here on cshogi's legal moves (the attacker's checks are the legal moves after which the
-     defender is in check: cshogi's own check generator is not trusted for a missing king),
+     defender is in check: cshogi's `check_moves` is right with the attacker kingless, but
+     lists phantom checks when the side not to move has no king; gen_kingless_fixture.py),
      up to the df-pn line's length; when its budget (--exact-nodes) runs out the line is
      recorded as "mate" (a verified mate, length not proved minimal).
 Positions that lose their mate in the conversion are left out and counted in the header.

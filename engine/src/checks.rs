@@ -105,6 +105,10 @@ fn checks_into<V: Variant, const CONTACT: bool>(
     screen: Option<Bitboard>,
     limit: Limit,
 ) -> bool {
+    // No move checks a side without a king (a tsume's attacker, when the defender is to move).
+    if !pos.has_king(!pos.side_to_move()) {
+        return false;
+    }
     // In check (rare in a mate search: the root only) filter the evasions. In Sho shogi always
     // filter the legal moves: with two royals on one side the direct-check squares and the
     // discovered checks of a single king do not describe checks.
@@ -122,6 +126,7 @@ fn checks_into<V: Variant, const CONTACT: bool>(
     let us = pos.side_to_move();
     let them = !us;
     let ksq = pos.king_square(them);
+    // Only read when `us` has a king: a tsume's attacker has none (and so no pins).
     let our_ksq = pos.king_square(us);
     let occ = pos.occupied();
     let own = pos.pieces_of(us);
@@ -168,7 +173,7 @@ fn checks_into<V: Variant, const CONTACT: bool>(
         | pos.pieces_of_type(PieceType::Knight);
     // A far step piece discovering a check cannot land next to the king: no contact check.
     let far_discoverers = if CONTACT { Bitboard::EMPTY } else { discoverers };
-    let movers = own.and_not(Bitboard::from_square(our_ksq)) & (far_reach | near(ksq) | far_discoverers);
+    let movers = own.and_not(pos.pieces(us, PieceType::King)) & (far_reach | near(ksq) | far_discoverers);
     let movers = if CONTACT { movers & limit.movers } else { movers };
     for from in movers {
         let pc = pos.piece_on(from);
@@ -203,7 +208,7 @@ fn checks_into<V: Variant, const CONTACT: bool>(
     }
 
     // King moves: only discovered checks.
-    if discoverers.contains(our_ksq) {
+    if pos.has_king(us) && discoverers.contains(our_ksq) {
         let pc = Piece::new(us, PieceType::King);
         let occ_k = occ ^ our_ksq;
         for to in (king_attacks(our_ksq) & target & contact).and_not(line(ksq, our_ksq)) {

@@ -36,7 +36,8 @@ pub fn free_flights(pos: &Position) -> Bitboard {
 fn free_flights_in<V: Variant>(pos: &Position) -> Bitboard {
     // Sho shogi: a check that takes one of two royals binds the other, whose flights are not
     // these; no flight is taken as surely free, so every check is tried.
-    if V::DESC.pseudo_royal {
+    // No flights without a king (a tsume's attacker): no move checks it either.
+    if V::DESC.pseudo_royal || !pos.has_king(!pos.side_to_move()) {
         return Bitboard::EMPTY;
     }
     let us = pos.side_to_move();
@@ -58,6 +59,8 @@ fn free_flights_in<V: Variant>(pos: &Position) -> Bitboard {
 #[inline]
 pub fn flights_left(pos: &Position, free: Bitboard, m: Move) -> Bitboard {
     let us = pos.side_to_move();
+    // `m` checks, so the opponent has a king.
+    debug_assert!(pos.has_king(!us));
     let occ_no_king = pos.occupied() ^ pos.king_square(!us);
     let to = m.to();
     if m.is_drop() {
@@ -158,6 +161,10 @@ fn contact_screen<V: Variant>(pos: &Position) -> Option<(Limit, Bitboard)> {
     }
     let us = pos.side_to_move();
     let them = !us;
+    // No check, hence no mate, against a side without a king (a tsume's attacker).
+    if !pos.has_king(them) {
+        return None;
+    }
     let ksq = pos.king_square(them);
     let own = pos.pieces_of(us);
     let occ = pos.occupied();
@@ -305,7 +312,8 @@ fn static_mate<V: Variant>(pos: &Position, m: Move) -> Option<bool> {
             pawn_files = pawn_files.and_not(Bitboard::file_mask(p.file()));
         }
     }
-    let our_king = pos.king_square(us);
+    // A tsume's attacker has no king: then no interposed pawn checks back.
+    let our_king = pos.king_square_opt(us);
     let far = V::DESC.far[them.index()];
     for sq in gap {
         if other_drop || can_reach(sq) {
@@ -316,7 +324,7 @@ fn static_mate<V: Variant>(pos: &Position, m: Move) -> Option<bool> {
             return Some(false);
         }
         if pawn_files.contains(sq) {
-            if pawn_attacks(them, sq).contains(our_king) {
+            if our_king.is_some_and(|k| pawn_attacks(them, sq).contains(k)) {
                 return None; // the drop checks back: it may be an illegal pawn-drop mate
             }
             return Some(false);

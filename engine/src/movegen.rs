@@ -148,6 +148,10 @@ fn king_moves<V: Variant, S: MoveSink>(
         GenKind::All => enemy | empty,
     };
     let pc = Piece::new(us, PieceType::King);
+    // A tsume's attacker has no king to move.
+    if !pos.has_king(us) {
+        return;
+    }
     if V::DESC.pseudo_royal && !pos.bound(us) {
         for from in pos.pieces(us, PieceType::King) {
             (king_attacks(from) & target).for_each(|to| list.push(Move::normal(from, to, pc)));
@@ -263,10 +267,12 @@ fn drops<V: Variant, S: MoveSink>(pos: &Position, us: Color, target: Bitboard, l
     }
     if hand.has(PieceType::Pawn) {
         let mut t = target & pawn_drop_squares_in::<V>(pos, us);
-        // Only a drop in front of the enemy king can be pawn-drop mate.
-        let front = pawn_attacks(!us, pos.king_square(!us));
-        if (t & front).any() && is_pawn_drop_mate_in::<V>(pos, front.lsb()) {
-            t = t.and_not(front);
+        // Only a drop in front of the enemy king can be pawn-drop mate (none without a king).
+        if pos.has_king(!us) {
+            let front = pawn_attacks(!us, pos.king_square(!us));
+            if (t & front).any() && is_pawn_drop_mate_in::<V>(pos, front.lsb()) {
+                t = t.and_not(front);
+            }
         }
         let pc = Piece::new(us, PieceType::Pawn);
         t.for_each(|to| list.push(Move::drop(pc, to)));
@@ -315,7 +321,8 @@ fn drops<V: Variant, S: MoveSink>(pos: &Position, us: Color, target: Bitboard, l
 /// enemy king) give checkmate? Such a drop is illegal. The pawn checks; it is mate when the
 /// king cannot take it (we defend `to`), no other defender can take it (pinned defenders may
 /// not, except along the pawn's own file, where the pawn itself now blocks the pin), and
-/// every flight square is attacked.
+/// every flight square is attacked. Never against a side without a king: the rule is about a
+/// pawn checking the king.
 pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
     dispatch!(pos.variant(), V => is_pawn_drop_mate_in::<V>(pos, to))
 }
@@ -324,6 +331,9 @@ pub fn is_pawn_drop_mate(pos: &Position, to: Square) -> bool {
 pub(crate) fn is_pawn_drop_mate_in<V: Variant>(pos: &Position, to: Square) -> bool {
     let us = pos.side_to_move();
     let them = !us;
+    if !pos.has_king(them) {
+        return false;
+    }
     let ksq = pos.king_square(them);
     let occ = pos.occupied() | to;
     if !pos.is_attacked(us, to, occ) {
@@ -405,7 +415,9 @@ impl Position {
             }
             if hand.has(PieceType::Pawn)
                 && pawn_drop_squares_in::<V>(self, us).contains(sq)
-                && !(pawn_attacks(us, sq).contains(self.king_square(!us)) && is_pawn_drop_mate_in::<V>(self, sq))
+                && !(self.has_king(!us)
+                    && pawn_attacks(us, sq).contains(self.king_square(!us))
+                    && is_pawn_drop_mate_in::<V>(self, sq))
             {
                 return true;
             }
@@ -486,6 +498,7 @@ impl Position {
                 return false;
             }
             return pt != PieceType::Pawn
+                || !self.has_king(!us)
                 || pawn_attacks(us, to) != Bitboard::from_square(self.king_square(!us))
                 || !is_pawn_drop_mate_in::<V>(self, to);
         }

@@ -169,6 +169,9 @@ pub enum PackError {
     NotFortyPieces(u32),
     /// The format is standard shogi's.
     NotShogi(VariantId),
+    /// A side has no king (a tsume): the format stores both kings' squares first, as 7 bits
+    /// each, and has no code for a missing one.
+    NoKing(Color),
 }
 
 impl fmt::Display for PackError {
@@ -176,6 +179,9 @@ impl fmt::Display for PackError {
         match self {
             PackError::NotFortyPieces(n) => write!(f, "{n} pieces instead of 40 cannot be packed"),
             PackError::NotShogi(v) => write!(f, "a {v} position cannot be packed (the format is shogi's)"),
+            PackError::NoKing(c) => {
+                write!(f, "{c:?} has no king: a position without both kings cannot be packed (the format stores both)")
+            }
         }
     }
 }
@@ -186,6 +192,11 @@ impl std::error::Error for PackError {}
 pub fn pack(pos: &Position) -> Result<[u8; PACKED_SFEN_BYTES], PackError> {
     if pos.variant() != VariantId::Shogi {
         return Err(PackError::NotShogi(pos.variant()));
+    }
+    // Before the piece count: a tsume (39 pieces) is refused for its missing king, the reason
+    // that matters.
+    if let Some(c) = Color::ALL.into_iter().find(|&c| !pos.has_king(c)) {
+        return Err(PackError::NoKing(c));
     }
     let pieces = pos.occupied().count() + pos.hand(Color::Black).total() + pos.hand(Color::White).total();
     if pieces != 40 {

@@ -106,7 +106,10 @@ fn count_quiet<const BLACK: bool>(pos: &Position) -> u64 {
     let zone_short2 = zone.and_not(last2);
     let mut n = 0u32;
 
-    n += pos.king_flights(us, king_attacks(ksq) & target).count();
+    // A tsume's attacker has no king (and so no pins).
+    if pos.has_king(us) {
+        n += pos.king_flights(us, king_attacks(ksq) & target).count();
+    }
 
     // Pinned pieces, one by one along their pin line; then the free ones by kind.
     if pinned.any() {
@@ -198,9 +201,12 @@ fn count_drops(pos: &Position, us: Color, empty: Bitboard, last: Bitboard, last2
     if hand.has(PieceType::Pawn) {
         let t = empty & pawn_drop_squares(pos, us);
         n += t.count();
-        let front = pawn_attacks(!us, pos.king_square(!us));
-        if (t & front).any() && is_pawn_drop_mate(pos, front.lsb()) {
-            n -= 1;
+        // Pawn-drop mate needs an enemy king.
+        if pos.has_king(!us) {
+            let front = pawn_attacks(!us, pos.king_square(!us));
+            if (t & front).any() && is_pawn_drop_mate(pos, front.lsb()) {
+                n -= 1;
+            }
         }
     }
     let anywhere = [PieceType::Silver, PieceType::Gold, PieceType::Bishop, PieceType::Rook]

@@ -39,7 +39,14 @@ pub struct Position {
     variant: VariantId,
     game_ply: u32,
     /// Each side's king; in Sho shogi its sole royal when bound, else its king (`refresh_royals`).
+    /// `Square::NONE` for a side without a king (a tsume's attacker, see `has_king`).
     king_sq: [Square; 2],
+    /// Whether `do_move` and `gives_check` leave their incremental shortcuts for the general
+    /// path: in Sho shogi (royals) and when a side has no king (its checks and pins are none,
+    /// and the shortcuts read both kings' squares). Fixed for a game: no move adds or removes a
+    /// king (a king is never captured; in Sho shogi the flag is set anyway). One byte tested
+    /// where the variant was tested before, so a game with both kings pays nothing for it.
+    slow: bool,
     /// Sho shogi: the king-kind pieces that are princes (promoted elephants).
     princes: Bitboard,
     states: Vec<StateInfo>,
@@ -75,7 +82,8 @@ impl Position {
             side: Color::Black,
             variant: VariantId::Shogi,
             game_ply: 1,
-            king_sq: [Square::new(0); 2],
+            king_sq: [Square::NONE; 2],
+            slow: false,
             princes: Bitboard::EMPTY,
             states: Vec::with_capacity(256),
         }
@@ -127,6 +135,7 @@ impl Position {
         if self.pseudo_royal() {
             self.refresh_royals();
         }
+        self.slow = self.pseudo_royal() || !self.has_king(Color::Black) || !self.has_king(Color::White);
         st.checkers = self.checkers_now();
         st.blockers = [self.blockers_now(Color::Black), self.blockers_now(Color::White)];
         self.states.push(st);
@@ -138,11 +147,28 @@ impl Position {
         self.variant == VariantId::ShoShogi
     }
 
-    /// Whether side `c` is bound by check: always in shogi and Minishogi; in Sho shogi when it
-    /// has exactly one royal (king or prince).
+    /// Whether side `c` is bound by check: in shogi and Minishogi when it has a king (a tsume's
+    /// attacker has none: it is never in check and has no pins); in Sho shogi when it has
+    /// exactly one royal (king or prince).
     #[inline(always)]
     pub fn bound(&self, c: Color) -> bool {
-        !self.pseudo_royal() || !self.pieces(c, PieceType::King).more_than_one()
+        self.has_king(c) && (!self.pseudo_royal() || !self.pieces(c, PieceType::King).more_than_one())
+    }
+
+    /// Whether side `c` has a king (or, in Sho shogi, a royal). A shogi or Minishogi position
+    /// may leave out one side's king, as a tsume (mate problem) leaves out the attacker's: that
+    /// side is never in check, none of its pieces is pinned, it may not declare an entering
+    /// king, and no move of the other side checks it (so no pawn drop is pawn-drop mate against
+    /// it, and no perpetual check is charged against it). `king_square` must not be asked for it.
+    #[inline(always)]
+    pub fn has_king(&self, c: Color) -> bool {
+        self.king_sq[c.index()] != Square::NONE
+    }
+
+    /// The square of `c`'s king, or `None` when `c` has none (`has_king`).
+    #[inline(always)]
+    pub fn king_square_opt(&self, c: Color) -> Option<Square> {
+        self.has_king(c).then(|| self.king_sq[c.index()])
     }
 
     /// Sho shogi: sets each side's `king_sq` to its sole royal, or to its king when it has two
@@ -288,7 +314,8 @@ impl Position {
         self.game_ply
     }
 
-    /// The square of `c`'s king.
+    /// The square of `c`'s king. `c` must have one (`has_king`): for a side without a king this
+    /// is `Square::NONE`, no square of the board, and any table lookup with it panics.
     #[inline(always)]
     pub fn king_square(&self, c: Color) -> Square {
         self.king_sq[c.index()]
@@ -539,9 +566,28 @@ impl Position {
 
     /// Plays a legal move. `m` must be legal here (from the generator or `parse_usi_move`).
     pub fn do_move(&mut self, m: Move) {
-        if self.pseudo_royal() {
-            return self.do_move_sho(m);
+        if self.slow {
+            return self.do_move_slow(m);
         }
+        self.do_move_std::<false>(m);
+    }
+
+    /// `do_move` off the fast path: Sho shogi's, or shogi's with a side that has no king.
+    #[cold]
+    #[inline(never)]
+    fn do_move_slow(&mut self, m: Move) {
+        if self.pseudo_royal() {
+            self.do_move_sho(m)
+        } else {
+            self.do_move_std::<true>(m)
+        }
+    }
+
+    /// `do_move` in shogi and Minishogi. `KINGLESS`: a side has no king, so the checkers and
+    /// pins are computed from scratch (`checkers_now`, `blockers_now`: none for that side)
+    /// rather than by the shortcuts that read both kings' squares.
+    #[inline(always)]
+    fn do_move_std<const KINGLESS: bool>(&mut self, m: Move) {
         let us = self.side;
         let prev = *self.state();
         let mut st = prev;
@@ -576,13 +622,17 @@ impl Position {
         self.side = !us;
         self.game_ply += 1;
         let them = self.side;
-        st.checkers = self.checkers_after(m, prev.blockers[them.index()]);
+        st.checkers = if KINGLESS { self.checkers_now() } else { self.checkers_after(m, prev.blockers[them.index()]) };
         st.continuous_check[us.index()] =
             if st.checkers.any() { prev.continuous_check[us.index()].saturating_add(2) } else { 0 };
-        st.blockers = [
-            self.blockers_after(Color::Black, m, prev.blockers[0]),
-            self.blockers_after(Color::White, m, prev.blockers[1]),
-        ];
+        st.blockers = if KINGLESS {
+            [self.blockers_now(Color::Black), self.blockers_now(Color::White)]
+        } else {
+            [
+                self.blockers_after(Color::Black, m, prev.blockers[0]),
+                self.blockers_after(Color::White, m, prev.blockers[1]),
+            ]
+        };
         st.hand = self.hands[them.index()];
         self.states.push(st);
     }
@@ -765,9 +815,27 @@ impl Position {
 
     /// Whether `m` (legal here) gives check.
     pub fn gives_check(&self, m: Move) -> bool {
-        if self.pseudo_royal() {
-            return self.gives_check_sho(m);
+        if self.slow {
+            return self.gives_check_slow(m);
         }
+        self.gives_check_std(m)
+    }
+
+    /// `gives_check` off the fast path: Sho shogi's, or no check at all against a side without
+    /// a king.
+    #[cold]
+    #[inline(never)]
+    fn gives_check_slow(&self, m: Move) -> bool {
+        if self.pseudo_royal() {
+            self.gives_check_sho(m)
+        } else {
+            self.has_king(!self.side) && self.gives_check_std(m)
+        }
+    }
+
+    /// `gives_check` in shogi and Minishogi, the opponent having a king.
+    #[inline(always)]
+    fn gives_check_std(&self, m: Move) -> bool {
         let us = self.side;
         let ksq = self.king_sq[(!us).index()];
         let to = m.to();
@@ -830,6 +898,12 @@ impl Position {
             return Err(format!("a piece stands off the {} board", self.variant));
         }
         for c in Color::ALL {
+            if !self.has_king(c) {
+                if self.pseudo_royal() || self.pieces(c, PieceType::King).any() {
+                    return Err("a king on the board is recorded as missing".into());
+                }
+                continue;
+            }
             if self.board[self.king_sq[c.index()].index()] != Piece::new(c, PieceType::King) {
                 return Err("king square is stale".into());
             }
@@ -850,6 +924,10 @@ impl Position {
         }
         if st.blockers != [self.blockers_now(Color::Black), self.blockers_now(Color::White)] {
             return Err("blockers are stale".into());
+        }
+        let slow = self.pseudo_royal() || !self.has_king(Color::Black) || !self.has_king(Color::White);
+        if self.slow != slow {
+            return Err("the slow-path flag is stale".into());
         }
         Ok(())
     }

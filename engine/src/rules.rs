@@ -174,8 +174,9 @@ impl Position {
     /// (a capture there is a try too). In check or not: a king move out of check that reaches
     /// the square wins as well (YaneuraOu's `DeclarationWin` under `TryRule`).
     pub fn try_move(&self) -> Option<Move> {
-        // The try rule is shogi's (on a 5x5 board 5a is a corner, not the king's square).
-        if self.variant() != VariantId::Shogi {
+        // The try rule is shogi's (on a 5x5 board 5a is a corner, not the king's square). With
+        // a king missing (a tsume) there is no try: see `declaration_win`.
+        if self.variant() != VariantId::Shogi || !self.has_king(Color::Black) || !self.has_king(Color::White) {
             return None;
         }
         let us = self.side_to_move();
@@ -193,14 +194,17 @@ impl Position {
 
     /// Whether the side to move wins now under `rule`: under a point rule, by declaring (king
     /// in the enemy camp, not in check, at least ten other pieces there, and enough points);
-    /// under the try rule, by its try (`try_move`).
+    /// under the try rule, by its try (`try_move`). Never when either side has no king (a
+    /// tsume: see `declaration_win_slow`).
     #[inline]
     pub fn declaration_win(&self, rule: EnteringKingRule) -> bool {
         // Called at every node: the usual answer (king outside the enemy camp) comes first,
         // inlined; the counting stays out of line. (A king next to the try square stands in
         // the camp too.)
+        // The king is looked up as a set, not a square: a side without a king (a tsume's
+        // attacker) has none in the camp and cannot declare.
         let us = self.side_to_move();
-        if rule == EnteringKingRule::None || !Bitboard::zone(us).contains(self.king_square(us)) {
+        if rule == EnteringKingRule::None || (self.pieces(us, PieceType::King) & Bitboard::zone(us)).is_empty() {
             return false;
         }
         self.declaration_win_slow(rule)
@@ -208,8 +212,12 @@ impl Position {
 
     /// `declaration_win` once the king is known to stand in the enemy camp.
     fn declaration_win_slow(&self, rule: EnteringKingRule) -> bool {
-        // Declarations are shogi's only (docs/variants-plan.md, decision 5).
-        if self.variant() != VariantId::Shogi {
+        // Declarations are shogi's only (docs/variants-plan.md, decision 5). Nor may a side
+        // declare against an opponent without a king: such a position is a tsume (mate
+        // problem), which knows no entering-king rule, and the defender, holding every spare
+        // piece in hand, would often have the points to "win" a problem that has a solution
+        // by running its king into the empty camp.
+        if self.variant() != VariantId::Shogi || !self.has_king(!self.side_to_move()) {
             return false;
         }
         if rule == EnteringKingRule::Try {

@@ -48,8 +48,11 @@ pub enum SfenError {
     BadMoveNumber(String),
     /// More pieces of a kind than one set holds.
     TooManyPieces(PieceType),
-    /// A side has no king, or more than one.
+    /// A side has more than one king (or, in Sho shogi, no royal or a bad set of royals).
     KingCount(Color, usize),
+    /// Neither side has a king. One side without a king is a tsume (mate problem: the attacker
+    /// has none); with neither, no move could ever check or mate, so there is no game to play.
+    NoKings,
     /// A pawn, lance or knight stands where it could never move.
     DeadPiece(Square),
     /// Two unpromoted pawns of one side on a file.
@@ -77,7 +80,9 @@ impl fmt::Display for SfenError {
             SfenError::BadHand(s) => write!(f, "bad pieces in hand '{s}'"),
             SfenError::BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
             SfenError::TooManyPieces(pt) => write!(f, "more {pt:?} pieces than one set holds"),
+            SfenError::KingCount(c, n) if *n > 1 => write!(f, "{c:?} has {n} kings, not at most 1"),
             SfenError::KingCount(c, n) => write!(f, "{c:?} has {n} kings, not 1"),
+            SfenError::NoKings => write!(f, "neither side has a king (a tsume leaves out only the attacker's)"),
             SfenError::DeadPiece(sq) => write!(f, "the piece on {sq} could never move"),
             SfenError::Nifu(c, file) => {
                 write!(f, "{c:?} has two unpromoted pawns on file {}", file + 1)
@@ -304,6 +309,7 @@ fn parse_hands(text: &str, desc: &Desc, variant: VariantId) -> Result<[Hand; 2],
 }
 
 /// Rejects positions that cannot arise: too many pieces, wrong king count, dead pieces, nifu.
+/// In shogi and Minishogi a side may have no king (a tsume's attacker), but not both sides.
 pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
     let desc = pos.variant().desc();
     let mut counts = [0u32; 16];
@@ -329,6 +335,9 @@ pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
             counts[pt.index()] += pos.hand(c).count(pt);
         }
     }
+    if !desc.pseudo_royal && pos.pieces_of_type(PieceType::King).is_empty() {
+        return Err(SfenError::NoKings);
+    }
     for pt in PieceType::HAND.into_iter().chain([PieceType::Elephant]) {
         if counts[pt.index()] > desc.set_count[pt.index()] as u32 {
             return Err(SfenError::TooManyPieces(pt));
@@ -337,8 +346,9 @@ pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
     for c in Color::ALL {
         let royals = pos.pieces(c, PieceType::King);
         let kings = royals.and_not(pos.princes()).count() as usize;
-        // Sho shogi: at most one king, and one or two royals (king and prince).
-        let ok = if desc.pseudo_royal { kings <= 1 && royals.any() && royals.count() <= 2 } else { kings == 1 };
+        // Sho shogi: at most one king, and one or two royals (king and prince). Elsewhere at most
+        // one king: none is a tsume's attacker.
+        let ok = if desc.pseudo_royal { kings <= 1 && royals.any() && royals.count() <= 2 } else { kings <= 1 };
         if !ok {
             return Err(SfenError::KingCount(c, kings));
         }

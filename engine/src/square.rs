@@ -26,6 +26,12 @@ impl Square {
         all
     };
 
+    /// No square: what `Position` stores for the king of a side that has none (a tsume's
+    /// attacker). Its index is 81, one past the board, so that every table lookup with it
+    /// panics instead of silently reading another square's entry: a rule that forgot the
+    /// missing king fails loudly in the tests.
+    pub(crate) const NONE: Square = Square(SQUARE_COUNT as u8);
+
     /// The square with this index (0..81); panics in debug builds when out of range.
     #[inline(always)]
     pub const fn new(index: u8) -> Square {

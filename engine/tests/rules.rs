@@ -507,8 +507,11 @@ fn sfen_errors_each_variant() {
     assert_eq!(err("4k4/9/9/9/9/9/9/9/4K4 b 2B2b 1"), Some(TooManyPieces(PieceType::Bishop)));
     assert_eq!(err("4k4/9/9/9/9/9/9/+B+B2+b4/4K4 b - 1"), Some(TooManyPieces(PieceType::Bishop)));
     // Kings.
-    assert_eq!(err("4k4/9/9/9/9/9/9/9/9 b - 1"), Some(KingCount(Color::Black, 0)));
-    assert_eq!(err("9/9/9/9/9/9/9/9/4K4 b - 1"), Some(KingCount(Color::White, 0)));
+    // One side without a king is a tsume (its attacker); neither side with one is refused
+    // (engine/tests/kingless.rs has the rules of the first).
+    assert_eq!(err("4k4/9/9/9/9/9/9/9/9 b - 1"), None);
+    assert_eq!(err("9/9/9/9/9/9/9/9/4K4 b - 1"), None);
+    assert_eq!(err("9/9/9/9/9/9/9/9/9 b - 1"), Some(NoKings));
     assert_eq!(err("4k4/9/9/9/9/9/9/9/3KK4 b - 1"), Some(KingCount(Color::Black, 2)));
     assert_eq!(err("3kk4/9/9/9/9/9/9/9/4K4 b - 1"), Some(KingCount(Color::White, 2)));
     // Dead pieces.

@@ -313,11 +313,14 @@ fn step_contribution(pos: &Position, pc: Piece, sq: Square) -> Value {
 
 /// Side `c`'s three king zones: the squares next to the enemy king, the ring around those, and
 /// the squares next to `c`'s own king. On a smaller board (Minishogi) only the squares on it:
-/// there the 9x9 tables reach past the edge.
+/// there the 9x9 tables reach past the edge. A missing king (a tsume's attacker) has no zones:
+/// nothing attacks or defends it, so pieces press on it nowhere.
 #[inline(always)]
 fn king_zones(pos: &Position, c: Color) -> (Bitboard, Bitboard, Bitboard) {
-    let enemy = pos.king_square(!c);
-    let zones = (king_attacks(enemy), OUTER_RING[enemy.index()], king_attacks(pos.king_square(c)));
+    let (Some(enemy), Some(own)) = (pos.king_square_opt(!c), pos.king_square_opt(c)) else {
+        return king_zones_kingless(pos, c);
+    };
+    let zones = (king_attacks(enemy), OUTER_RING[enemy.index()], king_attacks(own));
     match pos.variant() {
         VariantId::Shogi => zones,
         v => {
@@ -327,12 +330,27 @@ fn king_zones(pos: &Position, c: Color) -> (Bitboard, Bitboard, Bitboard) {
     }
 }
 
+/// `king_zones` when a king is missing: empty zones for it, out of line (only tsume have it).
+#[cold]
+#[inline(never)]
+fn king_zones_kingless(pos: &Position, c: Color) -> (Bitboard, Bitboard, Bitboard) {
+    let board = pos.variant().desc().board;
+    let (near_enemy, ring_enemy) = match pos.king_square_opt(!c) {
+        Some(enemy) => (king_attacks(enemy) & board, OUTER_RING[enemy.index()] & board),
+        None => (Bitboard::EMPTY, Bitboard::EMPTY),
+    };
+    let near_own = pos.king_square_opt(c).map_or(Bitboard::EMPTY, |own| king_attacks(own) & board);
+    (near_enemy, ring_enemy, near_own)
+}
+
 /// `KING_RANK`'s index for `c`'s king: its rank counted from the far side, so that a king at
 /// home is at the table's end (8). On a board with fewer ranks (Minishogi's five) Black's home
-/// rank is not rank i, so its count starts further up the table, as White's does.
+/// rank is not rank i, so its count starts further up the table, as White's does. A missing
+/// king counts as at home (the table's 0): no placement term for a tsume's attacker.
 #[inline(always)]
 fn king_rank_index(pos: &Position, c: Color) -> usize {
-    let r = pos.king_square(c).relative_rank(c) as usize;
+    let Some(king) = pos.king_square_opt(c) else { return 8 };
+    let r = king.relative_rank(c) as usize;
     match (pos.variant(), c) {
         (VariantId::Shogi, _) | (_, Color::White) => r,
         (v, Color::Black) => r + 9 - v.desc().ranks as usize,
@@ -495,6 +513,12 @@ mod tests {
             assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {}", flipped(sfen));
             assert_ne!(positional(&a), 0);
         }
+        // A tsume without the attacker's king, either colour.
+        for sfen in ["7nl/9/5S1kp/6R1s/9/7p1/9/9/9 b Gr2b3g2s3n3l16p 1", "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"] {
+            let a = Position::from_sfen(sfen).unwrap();
+            let b = Position::from_sfen(&flipped(sfen)).unwrap();
+            assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {}", flipped(sfen));
+        }
         // Minishogi: its kings' zones and home ranks on the 5x5 board.
         for sfen in ["2+Rgk/4+p/1s3/P1B2/KG3 w Srb 23", "k4/2S2/1G3/5/4K b P 1", "rbsg1/4k/5/P3K/1GSBR b - 1"] {
             let a = Position::from_sfen_in(VariantId::Minishogi, sfen).unwrap();
@@ -524,8 +548,9 @@ mod tests {
         v
     }
 
-    /// Busy positions to start random games from (and Minishogi's start).
-    const PLAYOUT_STARTS: [(VariantId, &str); 7] = [
+    /// Busy positions to start random games from (and Minishogi's start), and tsume without the
+    /// attacker's king (either colour).
+    const PLAYOUT_STARTS: [(VariantId, &str); 10] = [
         (VariantId::Shogi, engine::START_SFEN),
         (VariantId::Shogi, "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
         (VariantId::Shogi, "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124"),
@@ -533,6 +558,9 @@ mod tests {
         (VariantId::Minishogi, "rbsgk/4p/5/P4/KGSBR b - 1"),
         (VariantId::ShoShogi, "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1"),
         (VariantId::ShoShogi, "lnsg1gsnl/1r2+e2b1/pppp1pppp/3E5/9/4k4/PPPPPPPPP/1B5R1/LNSGKGSNL b - 30"),
+        (VariantId::Shogi, "7nl/9/5S1kp/6R1s/9/7p1/9/9/9 b Gr2b3g2s3n3l16p 1"),
+        (VariantId::Shogi, "l6nl/5+P1g1/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+        (VariantId::Minishogi, "rbsgk/4p/5/P4/1GSBR b - 1"),
     ];
 
     /// Seeded random playouts of up to 60 plies, `games` from each start: `visit` sees each
@@ -607,6 +635,26 @@ mod tests {
         let near = Position::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b - 1").unwrap();
         let far = Position::from_sfen("4k4/9/9/9/9/9/9/G8/4K4 b - 1").unwrap();
         assert!(positional(&near) > positional(&far));
+    }
+
+    /// A missing king (a tsume's attacker) has no zones and no placement term: a gold next to
+    /// where it would stand defends nothing, and the enemy's pieces press on nothing there; the
+    /// other king's zones count as before.
+    #[test]
+    fn a_missing_king_has_no_zones() {
+        let hand = "b 2r2b3g4s4n4l18p 1";
+        let pos = |board: &str| Position::from_sfen(&format!("{board} {hand}")).unwrap();
+        // With a black king on 5i the gold next to it defends; without one it does not.
+        let with_king = positional(&pos("4k4/9/9/9/9/9/9/4G4/4K4")) - positional(&pos("4k4/9/9/9/9/9/9/G8/4K4"));
+        assert!(with_king > 0);
+        assert_eq!(positional(&pos("4k4/9/9/9/9/9/9/4G4/9")), positional(&pos("4k4/9/9/9/9/9/9/G8/9")));
+        // No king-rank term for the missing king, the present one's as ever.
+        assert_eq!(king_rank_index(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::Black), 8);
+        assert_eq!(king_zones(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::White).0, Bitboard::EMPTY);
+        assert_eq!(king_zones(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::White).1, Bitboard::EMPTY);
+        assert_eq!(king_zones(&pos("4k4/9/9/9/9/9/9/4G4/9"), Color::Black).0, king_attacks("5a".parse().unwrap()));
+        // The gold next to the enemy king still presses on it.
+        assert!(positional(&pos("4k4/9/4G4/9/9/9/9/9/9")) > positional(&pos("4k4/9/9/9/9/9/9/G8/9")));
     }
 
     #[test]

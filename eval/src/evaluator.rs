@@ -438,6 +438,14 @@ mod tests {
         let counts = [cov.captures, cov.promotions, cov.drops, cov.king_moves, cov.view_changes, cov.nulls, cov.pops];
         assert!(counts.iter().all(|&n| n >= 20), "{cov:?}");
         assert!(cov.checks > 5000, "{cov:?}");
+        // Tsume without the attacker's king: its side's view stays the home one throughout.
+        let mut cov = Coverage::default();
+        for (i, pos) in crate::nnue::network::tests::kingless_fixture_positions(120, 17).into_iter().enumerate() {
+            walk(&mut ev, &|p| net.evaluate_full(p), pos, &mut seed, [1, 3, 7][i % 3], &mut cov);
+        }
+        let counts = [cov.captures, cov.promotions, cov.drops, cov.king_moves, cov.nulls, cov.pops];
+        assert!(counts.iter().all(|&n| n >= 20), "kingless: {cov:?}");
+        assert!(cov.checks > 2000, "kingless: {cov:?}");
     }
 
     /// The same with the portable code only (the SIMD path is compared against it elsewhere;
@@ -479,7 +487,11 @@ mod tests {
                 let mut ev = Evaluator::with_net(128, Net::Yo(net.clone()));
                 ev.set_fv_scale(fv);
                 let mut cov = Coverage::default();
-                for (k, pos) in crate::nnue::network::tests::fixture_positions(40).into_iter().enumerate() {
+                // Tsume without the attacker's king among them (HalfKP's home view, K-P's 39 inputs).
+                let kingless = crate::nnue::network::tests::kingless_fixture_positions(20, 97);
+                for (k, pos) in
+                    crate::nnue::network::tests::fixture_positions(40).into_iter().chain(kingless).enumerate()
+                {
                     walk(&mut ev, &|p| net.evaluate_full(p, fv), pos, &mut seed, [1, 3, 7][k % 3], &mut cov);
                 }
                 let counts = [cov.captures, cov.promotions, cov.drops, cov.king_moves, cov.nulls, cov.pops];

@@ -304,10 +304,13 @@ fn gives_check_with(info: &CheckInfo, pos: &Position, m: Move) -> bool {
     (direct || info.discoverers.contains(m.from())) && pos.gives_check(m)
 }
 
-/// The check information of the side to move.
+/// The check information of the side to move: nothing checks an opponent without a king (a
+/// tsume's attacker).
 fn check_info(pos: &Position) -> CheckInfo {
     let us = pos.side_to_move();
-    let ksq = pos.king_square(!us);
+    let Some(ksq) = pos.king_square_opt(!us) else {
+        return CheckInfo { squares: [Bitboard::EMPTY; 16], discoverers: Bitboard::EMPTY };
+    };
     let occ = pos.occupied();
     let mut squares = [Bitboard::EMPTY; 16];
     for pt in PieceType::ALL.into_iter().chain([PieceType::Elephant]) {

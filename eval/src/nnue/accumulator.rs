@@ -382,7 +382,8 @@ mod tests {
         let (mut views_seen, mut diffs) = (std::collections::HashSet::new(), [0usize; 3]);
         for net in [&fast, &slow] {
             let mut cache = RefreshCache::new(net);
-            for start in fixture_positions(120) {
+            let kingless = crate::nnue::network::tests::kingless_fixture_positions(30, 61);
+            for start in fixture_positions(120).into_iter().chain(kingless) {
                 let mut pos = start;
                 for step in 0..40 {
                     // Every fourth position twice: the second time the entry is that position.
@@ -438,7 +439,8 @@ mod tests {
     fn dirty_update_matches_refresh() {
         let net = Network::from_quant(&QuantNet::random(22));
         let mut kinds = [0usize; 4]; // drops, captures, promotions, king moves
-        for mut pos in fixture_positions(200) {
+        let kingless = crate::nnue::network::tests::kingless_fixture_positions(60, 31);
+        for mut pos in fixture_positions(200).into_iter().chain(kingless) {
             let mut parent = Accumulator::default();
             for c in Color::ALL {
                 parent.refresh(&net, &pos, c);

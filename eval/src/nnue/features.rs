@@ -22,7 +22,9 @@
 //!   when n pawns are held (a thermometer by count), so every one of the 40 pieces of the game
 //!   activates exactly one feature, and a capture or a drop changes exactly one hand feature.
 //!
-//! So every position activates exactly 40 features per perspective (`ACTIVE_FEATURES`).
+//! So every position activates exactly 40 features per perspective (`ACTIVE_FEATURES`); a
+//! handicap game fewer, and a tsume without the attacker's king 39 (the missing king has no
+//! board feature, and its side's view is that of a king on its home centre square, `View::of`).
 
 use engine::{Color, Piece, PieceType, Position, Square};
 
@@ -96,10 +98,12 @@ impl View {
         View { color, mirrored, base: (fg * 3 + rg) * FEATURES_PER_BUCKET }
     }
 
-    /// The view of `color` in `pos`.
+    /// The view of `color` in `pos`. A side without a king (a tsume's attacker) is seen as if
+    /// its king stood on its home centre square (`HOME_KING`), so that its view is a fixed,
+    /// ordinary one (bucket "file 5, home rank", not mirrored); it has no king feature.
     #[inline]
     pub fn of(pos: &Position, color: Color) -> View {
-        View::new(color, pos.king_square(color))
+        View::new(color, pos.king_square_opt(color).unwrap_or(HOME_KING[color.index()]))
     }
 
     /// The king bucket (0..KING_BUCKETS).
@@ -126,6 +130,12 @@ impl View {
         self.base + BOARD_FEATURES + block + HAND_OFFSET[slot] + nth as usize - 1
     }
 }
+
+/// Where a missing king is taken to stand for its side's view: 5i for Black, 5a for White,
+/// the home centre square (5i in either side's own view). The net was never trained on such
+/// positions; this picks the view of a king at home, the commonest in training, so the other
+/// pieces' weights are those the net knows best.
+pub const HOME_KING: [Square; 2] = [Square::from_coords(4, 8), Square::from_coords(4, 0)];
 
 /// `sq` as seen by `c` (rotated for White).
 #[inline(always)]
@@ -193,6 +203,35 @@ mod tests {
                 f.sort();
                 f.dedup();
                 assert_eq!(f.len(), ACTIVE_FEATURES, "{sfen}");
+            }
+        }
+    }
+
+    /// A side without a king (a tsume's attacker) sees the board from a king on its home
+    /// centre square, and neither view has a feature for the missing king: 39 of a tsume's
+    /// 39 pieces.
+    #[test]
+    fn a_missing_king_is_seen_at_home() {
+        for (sfen, kingless) in [
+            ("7nl/9/5S1kp/6R1s/9/7p1/9/9/9 b Gr2b3g2s3n3l16p 1", Color::Black),
+            ("4K4/9/9/9/9/9/9/9/9 w 2r2b4g4s4n4l18p 1", Color::White),
+        ] {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let home = HOME_KING[kingless.index()];
+            assert_eq!(orient(kingless, home), Square::from_coords(4, 8), "5i in its own view");
+            let view = View::of(&pos, kingless);
+            assert_eq!(view, View::new(kingless, home));
+            assert!(!view.mirrored);
+            assert_eq!(view.bucket(), 6, "file 5, home rank");
+            for c in Color::ALL {
+                let mut f = active(&pos, c);
+                assert_eq!(f.len(), 39, "{sfen}");
+                f.sort();
+                f.dedup();
+                assert_eq!(f.len(), 39, "{sfen}");
+                let king = Piece::new(kingless, PieceType::King);
+                let own_view = View::of(&pos, c);
+                assert!(Square::ALL.iter().all(|&s| !f.contains(&own_view.board(king, s))));
             }
         }
     }

@@ -275,6 +275,19 @@ pub(crate) mod tests {
     use super::*;
 
     /// Positions from the legal-move fixture (the first `n`).
+    /// Every `step`-th position of `tests/data/legal_moves_kingless.txt` (one side without a
+    /// king, as in a tsume), `n` at most.
+    pub(crate) fn kingless_fixture_positions(n: usize, step: usize) -> Vec<Position> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves_kingless.txt");
+        let text = std::fs::read_to_string(path).expect("tests/data/legal_moves_kingless.txt");
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .step_by(step)
+            .take(n)
+            .map(|l| Position::from_sfen(l.split('\t').next().unwrap()).unwrap())
+            .collect()
+    }
+
     pub(crate) fn fixture_positions(n: usize) -> Vec<Position> {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
         let text = std::fs::read_to_string(path).expect("tests/data/legal_moves.txt");

@@ -215,6 +215,9 @@ mod tests {
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
             "4k4/9/9/9/9/9/9/9/4K4 b RB2G2S2N2L9Prb2g2s2n2l9p 1",
             "1n1gkg1n1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            // Tsume without the attacker's king (Black's, then White's): its view is the home one.
+            "7nl/9/5S1kp/6R1s/9/7p1/9/9/9 b Gr2b3g2s3n3l16p 1",
+            "l6nl/5+P1g1/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
         ];
         let mut rng = crate::rng::Rng::new(7);
         let (mut checks, mut king_moves) = (0, 0);

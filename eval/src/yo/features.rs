@@ -14,6 +14,11 @@
 //!   feature `FE_END * king + 0` once for every missing piece.
 //! - **K-P.** The BonaPiece itself, kings included: `F_KING + sq` for the own king and
 //!   `E_KING + sq` for the enemy's (`feature_set.h` puts K after P's 1548 inputs).
+//! - **A missing king** (a tsume's attacker; Kaname's convention, the nets' format has none):
+//!   HalfKP takes it to stand on its home centre square (`home_king`), 38 inputs
+//!   as ever; K-P gives it no input, so 39 are active instead of 40. Placing it anywhere in K-P
+//!   would tell the net of a king that is not there; leaving its row out is the net's reading
+//!   of "no king" closest to its training, where the row is always one king's.
 
 use super::shape::FE_END;
 use engine::{Color, Piece, PieceType, Position, Square};
@@ -75,6 +80,15 @@ const HAND_BLOCK: [(u16, u16); 16] = {
     t[PieceType::Rook as usize] = (85, 88);
     t
 };
+
+/// Where HalfKP takes a missing king (a tsume's attacker) to stand: its home centre square,
+/// 5i for Black and 5a for White, 5i in its own view. The format has no place for a missing
+/// king, so this is Kaname's choice: the commonest king square of the positions nets are
+/// trained on, so the pieces' weights are those the net knows best.
+#[inline(always)]
+pub fn home_king(c: Color) -> Square {
+    orient(c, Square::from_coords(4, 8))
+}
 
 /// `sq` in `view`'s seat.
 #[inline(always)]
@@ -157,9 +171,11 @@ impl Features for HalfKP {
     const MAX_ACTIVE: usize = PIECE_SLOTS;
     const KING_REFRESH: bool = true;
 
+    /// A perspective without a king (a tsume's attacker) takes it to stand on its home centre
+    /// square, 5i in its own view (`home_king`).
     #[inline(always)]
     fn base(pos: &Position, view: Color) -> usize {
-        FE_END * orient(view, pos.king_square(view)).index()
+        FE_END * orient(view, pos.king_square_opt(view).unwrap_or(home_king(view))).index()
     }
 
     #[inline]
@@ -191,8 +207,11 @@ impl Features for KP {
         for _ in n..PIECE_SLOTS {
             f(BONA_PIECE_ZERO as usize);
         }
+        // A missing king (a tsume's attacker) is no input: 39 active then, not 40.
         for c in Color::ALL {
-            f(board(view, Piece::new(c, PieceType::King), pos.king_square(c)) as usize);
+            if let Some(k) = pos.king_square_opt(c) {
+                f(board(view, Piece::new(c, PieceType::King), k) as usize);
+            }
         }
     }
 }
@@ -279,6 +298,29 @@ mod tests {
         assert_eq!(hand(w, w, PieceType::Gold, 4), 72);
         // The last BonaPiece of a board piece is the last input below the kings.
         assert_eq!(board(b, Piece::new(w, PieceType::Dragon), sq("9i")) as usize, FE_END - 1);
+    }
+
+    /// A missing king (a tsume's attacker): HalfKP sees its side from a king on its home centre
+    /// square (38 inputs as ever), K-P has no input for it (39, not 40).
+    #[test]
+    fn a_missing_king() {
+        let pos = engine::Position::from_sfen("7nl/9/5S1kp/6R1s/9/7p1/9/9/9 b Gr2b3g2s3n3l16p 1").unwrap();
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert_eq!(home_king(Color::Black), sq("5i"));
+        assert_eq!(home_king(Color::White), sq("5a"));
+        assert_eq!(HalfKP::base(&pos, Color::Black), FE_END * sq("5i").index());
+        assert_eq!(HalfKP::base(&pos, Color::White), FE_END * orient(Color::White, sq("2c")).index());
+        for view in Color::ALL {
+            let mut h = Vec::new();
+            HalfKP::for_each_active(&pos, view, |f| h.push(f));
+            assert_eq!(h.len(), 38);
+            let mut k = Vec::new();
+            KP::for_each_active(&pos, view, |f| k.push(f));
+            assert_eq!(k.len(), 39);
+            // The only king input is White's king on 2c.
+            let kings: Vec<usize> = k.iter().copied().filter(|&f| f >= F_KING as usize).collect();
+            assert_eq!(kings, vec![board(view, Piece::new(Color::White, PieceType::King), sq("2c")) as usize]);
+        }
     }
 
     /// A full game activates 38 distinct HalfKP inputs and 40 K-P inputs per view; a handicap

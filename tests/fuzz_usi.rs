@@ -516,6 +516,10 @@ struct GoRec {
     /// `Stochastic_Ponder` (YaneuraOu's meaning) the engine ponders that position, so its
     /// PVs, and the `bestmove` after `stop`, may belong to it instead of `pos`.
     prior: Option<Position>,
+    /// The position when a `ponderhit` came, if a `position` replaced `pos` meanwhile: under
+    /// `Stochastic_Ponder` the `ponderhit` searches the session's position afresh (YaneuraOu
+    /// repeats its last `position` and `go`), so the PVs and `bestmove` may belong to it.
+    hit: Option<Position>,
     args: GoArgs,
     mate: bool,
     /// Under `infinite`/`ponder`: no result before the command that ends the wait.
@@ -696,17 +700,21 @@ impl Model {
         let us = pos.side_to_move().index();
         let mate = g.mate.is_some();
         let waiting = !mate && (g.ponder || g.infinite);
-        let prior = Some(pos.last_move())
-            .filter(|m| g.ponder && !mate && *m != engine::Move::NONE && *m != engine::Move::NULL)
-            .map(|m| {
-                let mut p = pos.clone();
+        // As the session's `before_last_move`: a pass (null move) is undone too.
+        let prior = Some(pos.last_move()).filter(|m| g.ponder && !mate && *m != engine::Move::NONE).map(|m| {
+            let mut p = pos.clone();
+            if m == engine::Move::NULL {
+                p.undo_null_move();
+            } else {
                 p.undo_move(m);
-                p
-            });
+            }
+            p
+        });
         let mut rec = GoRec {
             line: line.chars().take(120).collect(),
             pos,
             prior,
+            hit: None,
             mate,
             waiting,
             released: !waiting,
@@ -733,6 +741,9 @@ impl Model {
             return;
         }
         g.ponderhit = true;
+        if pos.to_sfen() != g.pos.to_sfen() {
+            g.hit = Some(pos.clone());
+        }
         // A held answer (no legal move, declaration) is printed at once; a search under
         // `ponder` becomes a timed search, under `ponder infinite` it still waits for stop.
         let held = trivial(&g.pos, g.rule);
@@ -812,7 +823,8 @@ impl Model {
             };
             // Under Stochastic_Ponder a ponder search reports on the prior position.
             legal_from(&g.pos)
-                .or_else(|e| g.prior.as_ref().map_or(Err(e.clone()), |p| legal_from(p).map_err(|_| e)))?;
+                .or_else(|e| g.prior.as_ref().map_or(Err(e.clone()), |p| legal_from(p).map_err(|_| e)))
+                .or_else(|e| g.hit.as_ref().map_or(Err(e.clone()), |p| legal_from(p).map_err(|_| e)))?;
         }
         Ok(())
     }
@@ -821,10 +833,10 @@ impl Model {
         self.stats.bestmoves += 1;
         let mut g = self.gos.pop_front().ok_or_else(|| format!("{line} without a go"))?;
         // Under Stochastic_Ponder, `stop` answers with the pondered (prior) position's move.
-        if let Some(prior) = g.prior.take() {
-            let fits = |p: &Position| t.get(1).is_some_and(|m| p.parse_usi_move(m).is_ok());
-            if !fits(&g.pos) && fits(&prior) {
-                g.pos = prior;
+        let fits = |p: &Position| t.get(1).is_some_and(|m| p.parse_usi_move(m).is_ok());
+        for other in [g.prior.take(), g.hit.take()].into_iter().flatten() {
+            if !fits(&g.pos) && fits(&other) {
+                g.pos = other;
             }
         }
         let ctx = || format!("{line}\n(go: {}; position {})", g.line, g.pos.to_sfen());

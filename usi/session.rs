@@ -9,7 +9,7 @@
 
 use crate::book::play::OwnBook;
 use crate::protocol::ascii;
-use crate::protocol::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line};
+use crate::protocol::lines::{bestmove_line, checkmate_line, fallback_bestmove, info_line, CpUnits};
 use crate::protocol::options::{self, Settings, Value};
 use crate::protocol::output::Output;
 use crate::protocol::parse;
@@ -113,7 +113,7 @@ enum Job {
 
 /// What `prepare` depends on (`Session::prepared_key`): hash, threads, mate hash, evaluation,
 /// variant and net file.
-type PreparedKey = (usize, usize, usize, eval::EvalKind, engine::VariantId, String);
+type PreparedKey = (usize, usize, usize, eval::EvalKind, engine::VariantId, String, i32);
 
 /// The session state.
 pub struct Session {
@@ -126,8 +126,12 @@ pub struct Session {
     job: Job,
     next_id: u64,
     prepared: Option<PreparedKey>,
-    /// The `EvalFile` whose net the searcher holds (`None` before the first `prepare`).
+    /// The `EvalFile` last loaded or tried (`None` before the first `prepare`): a file is not
+    /// read again until the option changes.
     net_file: Option<String>,
+    /// The file of the net in use (empty: the built-in net); unlike `net_file`, unchanged by
+    /// a file that failed to load.
+    net_in_use: String,
     clear_pending: bool,
     book: OwnBook,
     /// `kaname --tune`: `usi` also declares the `Tune_*` search parameters.
@@ -188,6 +192,7 @@ impl Session {
             next_id: 1,
             prepared: None,
             net_file: None,
+            net_in_use: String::new(),
             clear_pending: false,
             book: OwnBook::new(),
             tuning: false,
@@ -362,15 +367,19 @@ impl Session {
             }
             "quit" => return Flow::Quit,
             "debug" | "register" => log::debug!("ignored: {}", ascii(line, 80)),
-            "d" => self.out.lines(crate::commands::board::diagram(&self.position())),
+            "d" => {
+                self.load_net();
+                let mut lines = crate::commands::board::diagram(&self.position());
+                lines.push(self.evaluation_in_use());
+                self.out.lines(lines);
+            }
             "eval" => {
                 self.load_net();
                 let net = self.searcher.net().cloned();
-                self.out.lines(crate::commands::board::eval(
-                    &self.position(),
-                    net.as_ref(),
-                    self.settings.search.fv_scale,
-                ))
+                let mut lines =
+                    crate::commands::board::eval(&self.position(), net.as_ref(), self.settings.search.fv_scale);
+                lines.push(self.evaluation_in_use());
+                self.out.lines(lines);
             }
             "perft" => self.cmd_perft(args),
             "bench" => self.cmd_bench(args),
@@ -398,22 +407,66 @@ impl Session {
     /// What `prepare` depends on: when it changes, the next `go` prepares again.
     fn prepared_key(&self) -> PreparedKey {
         let o = &self.settings.search;
-        (o.hash_mb, o.threads, o.mate_hash_mb, o.eval, o.variant, self.settings.eval_path())
+        (o.hash_mb, o.threads, o.mate_hash_mb, o.eval, o.variant, self.settings.eval_path(), o.fv_scale)
     }
 
-    /// Loads the net of `EvalFile` (in `EvalDir`) when it changed; a file that cannot be used
-    /// is reported once and the built-in net takes its place.
+    /// Loads the net of `EvalFile` (in `EvalDir`) when it changed, and says which net it is; a
+    /// file that cannot be used is reported once and the net in use stays in use (the
+    /// built-in net before any other). Without `EvalFile`, `nn.bin` in `EvalDir` is used when
+    /// it is there, the built-in net when not.
     fn load_net(&mut self) {
-        let file = self.settings.eval_path();
+        let mut file = self.settings.eval_path();
+        if self.settings.eval_path_is_default() && !file.is_empty() && !options::locate(&file).is_file() {
+            file.clear();
+        }
         if self.net_file.as_ref() == Some(&file) {
             return;
         }
-        let net = options::load_net(&file).unwrap_or_else(|e| {
-            self.out.error(&format!("{e}; using the built-in net"));
-            options::load_net("").unwrap_or(None)
-        });
-        self.searcher.set_net(net);
+        let fv_scale = self.settings.search.fv_scale;
+        match options::load_net_reporting(&file) {
+            Ok(loaded) => {
+                if let Some(l) = &loaded {
+                    for w in &l.warnings {
+                        self.out.info_string(&format!("warning: EvalFile '{file}': {w}"));
+                    }
+                    if !file.is_empty() {
+                        let what = options::describe_net(&l.net, fv_scale);
+                        self.out.info_string(&format!("EvalFile '{file}': {what}"));
+                    }
+                }
+                self.searcher.set_net(loaded.map(|l| l.net));
+                self.net_in_use = file.clone();
+            }
+            Err(e) => {
+                if self.searcher.net().is_none() {
+                    self.searcher.set_net(options::load_net("").unwrap_or(None));
+                }
+                let kept = match self.searcher.net() {
+                    Some(net) => options::describe_net(net, fv_scale),
+                    None => "the classical evaluation".to_string(),
+                };
+                self.out.error(&format!("{e}; still using {kept}"));
+            }
+        }
         self.net_file = Some(file);
+    }
+
+    /// What evaluates: `Evaluation in use: ...` for `d` and `eval` (the net's family, shape,
+    /// `FV_SCALE` and file, or the classical evaluation and why).
+    fn evaluation_in_use(&self) -> String {
+        let o = &self.settings.search;
+        let fv_scale = o.fv_scale;
+        let net_asked = o.eval == eval::EvalKind::Net && o.variant == engine::VariantId::Shogi;
+        let what = match self.searcher.net().filter(|_| net_asked) {
+            Some(net) => {
+                let file = &self.net_in_use;
+                let from = if file.is_empty() { "built into the binary".to_string() } else { format!("file {file}") };
+                format!("{}, {from}", options::describe_net(net, fv_scale))
+            }
+            None if o.eval == eval::EvalKind::Classical => "classical (EvalKind classical)".into(),
+            None => "classical (the net knows standard shogi only, or none is loaded)".into(),
+        };
+        format!("Evaluation in use: {what}")
     }
 
     /// `prepare` with a keep-alive empty line every 5 s, so that GUIs do not time out.
@@ -600,7 +653,8 @@ impl Session {
         }
         let out = self.out.clone();
         let info_pos = pos.clone();
-        let on_info = Box::new(move |info: Info| out.line(&info_line(&info_pos, &info)));
+        let units = CpUnits::of(&self.searcher);
+        let on_info = Box::new(move |info: Info| out.line(&info_line(&info_pos, &info, units)));
         let done_pos = pos.clone();
         let done_ticket = ticket.clone();
         let tx = self.tx.clone();

@@ -12,6 +12,7 @@ pub mod graph;
 pub mod record;
 
 use crate::args::{cores, whole, EvalArgs};
+use crate::protocol::lines::CpUnits;
 use annotate::{Ply, Report, Score, Searched};
 use engine::{Move, Position};
 use record::{Format, Game};
@@ -170,7 +171,7 @@ fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> 
         BestMove::Resign | BestMove::Win => None,
     };
     let lines = std::mem::take(&mut *lines.lock().unwrap_or_else(|e| e.into_inner()));
-    searched(pos, best, lines)
+    searched(pos, best, lines, CpUnits::of(searcher))
 }
 
 /// `Searched` from a search's result and its last report of every line. The best move's
@@ -179,10 +180,10 @@ fn search_position(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> 
 /// report); when no reported line starts with it, the first line stands for the best move, so
 /// that a move, its score and its line always belong together. A search stopped before its
 /// first iteration reported nothing: the static evaluation stands in, at depth 0.
-fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>) -> Searched {
+fn searched(pos: &Position, best: Option<Move>, lines: BTreeMap<usize, Info>, units: CpUnits) -> Searched {
     let mut lines: Vec<(Score, Vec<Move>, &Info)> = lines
         .values()
-        .map(|i| (Score::from_search(i.score), crate::protocol::lines::legal_prefix(pos, &i.pv), i))
+        .map(|i| (Score::from_search(units.score(i.score)), crate::protocol::lines::legal_prefix(pos, &i.pv), i))
         .collect();
     lines.retain(|(_, pv, _)| !pv.is_empty());
     if let Some(k) = lines.iter().position(|(_, pv, _)| pv.first() == best.as_ref()) {

@@ -53,7 +53,7 @@ pub fn cli(a: &Args) {
     searcher.start(
         pos.clone(),
         limits,
-        Box::new(move |info| info_out.line(&lines::info_line(&info_pos, &info))),
+        Box::new(move |info| info_out.line(&lines::info_line(&info_pos, &info, lines::CpUnits::Kaname))),
         Box::new(move |r| {
             let _ = tx.send(r);
         }),

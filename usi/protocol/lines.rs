@@ -5,6 +5,46 @@
 use engine::{Move, MoveList, Position};
 use search::{BestMove, Info, MateResult, Score, SearchResult};
 
+/// How a search value is written as `score cp`: Kaname's units as they are (a pawn is about
+/// 90), or with a YaneuraOu net YaneuraOu's own conversion (`USIEngine::to_cp`, `100 v / 90`),
+/// so a user sees the figures YaneuraOu shows with the same net.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum CpUnits {
+    /// Kaname's evaluations (classical, its own nets).
+    #[default]
+    Kaname,
+    /// A YaneuraOu net's evaluation.
+    YaneuraOu,
+}
+
+impl CpUnits {
+    /// The units of what `searcher` evaluates with.
+    pub fn of(searcher: &search::Searcher) -> CpUnits {
+        let yo = searcher.eval_in_use() == eval::EvalKind::Net && searcher.net().is_some_and(|n| n.is_yo());
+        if yo {
+            CpUnits::YaneuraOu
+        } else {
+            CpUnits::Kaname
+        }
+    }
+
+    /// A search value as `score cp`.
+    pub fn cp(self, v: i32) -> i32 {
+        match self {
+            CpUnits::Kaname => v,
+            CpUnits::YaneuraOu => eval::yo::to_cp(v),
+        }
+    }
+
+    /// A search score in these units.
+    pub fn score(self, s: Score) -> Score {
+        match s {
+            Score::Cp(v) => Score::Cp(self.cp(v)),
+            mate => mate,
+        }
+    }
+}
+
 /// `bestmove ...` for a result, checked against the root position: an illegal move is
 /// replaced by a legal one, an illegal ponder move dropped.
 pub fn bestmove_line(pos: &Position, r: &SearchResult) -> String {
@@ -41,10 +81,11 @@ pub fn fallback_bestmove(pos: &Position) -> String {
     }
 }
 
-/// `info ...` for a search progress report (`pv` last; the PV is cut at an illegal move).
-pub fn info_line(pos: &Position, info: &Info) -> String {
+/// `info ...` for a search progress report (`pv` last; the PV is cut at an illegal move), its
+/// score in `units`.
+pub fn info_line(pos: &Position, info: &Info, units: CpUnits) -> String {
     let mut s = format!("info depth {} seldepth {} multipv {} score ", info.depth, info.seldepth, info.multipv);
-    match info.score {
+    match units.score(info.score) {
         Score::Cp(v) => s.push_str(&format!("cp {v}")),
         Score::Mate(n) => s.push_str(&format!("mate {n}")),
     }

@@ -345,19 +345,30 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Text(""),
         apply: |s, v| s.eval_file = v.text().to_string(),
-        help: "Net file (`.knn`) for `EvalKind net`, by path (relative to `EvalDir`, by default the working \
-               directory); empty = the net built into the binary. A missing, truncated, corrupt or \
-               wrong-architecture file is reported with `info string error: ...` and the built-in net stays \
-               in use.",
+        help: "Net file for `EvalKind net`: a Kaname net (`.knn`) or a YaneuraOu NNUE net (`nn.bin`, every \
+               HalfKP shape and K-P; told by the file's content, not its name), by path (a relative one in \
+               `EvalDir`, else the working directory, else the executable's folder); empty = `nn.bin` in \
+               `EvalDir` when `EvalDir` is set and holds one, else the net built into the binary. A file \
+               that cannot be used is reported with `info string error: ...` and the net in use stays in use.",
     },
     Spec {
         name: "EvalDir",
         aliases: &[],
         kind: Kind::Text(""),
         apply: |s, v| s.eval_dir = v.text().to_string(),
-        help: "The folder of a relative `EvalFile` (YaneuraOu's option: shogiarena sends `EvalFile` as a bare \
-               file name, with this folder when the engine declares it); empty = the working directory \
-               (YaneuraOu's default is `eval`). An absolute `EvalFile` ignores it.",
+        help: "The folder of a relative `EvalFile` and, when `EvalFile` is empty, of YaneuraOu's net file \
+               `nn.bin` (YaneuraOu's option and file name: a YaneuraOu user sets it to their `eval` folder); \
+               empty = the working directory (YaneuraOu's default is `eval`). A relative folder is found from \
+               the working directory, else from the executable's folder. An absolute `EvalFile` ignores it.",
+    },
+    Spec {
+        name: "FV_SCALE",
+        aliases: &[],
+        kind: Kind::Spin { default: SEARCH.fv_scale as i64, min: 1, max: 128 },
+        apply: |s, v| s.search.fv_scale = v.int() as i32,
+        help: "YaneuraOu's: a YaneuraOu net's output is divided by this to give its evaluation (Kaname's own \
+               nets ignore it). Each net has its value: Suisho5 24, Shinden3 and AobaNNUE 40, the tanuki- nets, \
+               YaneuraOu's K-P nets and Kaname's HalfKP nets 16.",
     },
     Spec {
         name: "USI_Variant",
@@ -620,9 +631,38 @@ impl Settings {
     }
 
     /// The net to load: `EvalFile` in `EvalDir`, combined as `book_path` combines the book's;
-    /// empty = the built-in net.
+    /// with no `EvalFile`, YaneuraOu's `nn.bin` in `EvalDir` (if `EvalDir` is set); empty = the
+    /// built-in net.
     pub fn eval_path(&self) -> String {
+        if self.eval_file.is_empty() && !self.eval_dir.is_empty() {
+            return combine_path(&self.eval_dir, YO_NET_FILE);
+        }
         combine_path(&self.eval_dir, &self.eval_file)
+    }
+
+    /// Whether `eval_path` is only YaneuraOu's default name in `EvalDir` (no `EvalFile`): its
+    /// absence is no error, the built-in net is used.
+    pub fn eval_path_is_default(&self) -> bool {
+        self.eval_file.is_empty()
+    }
+}
+
+/// YaneuraOu's fixed net file name (`EvalFileDefaultName`, `evaluate_nnue.h:82`), looked for in
+/// `EvalDir` when `EvalFile` is empty.
+pub const YO_NET_FILE: &str = "nn.bin";
+
+/// Where a file named by an option is: an absolute or existing path as it is, else a relative
+/// path from the executable's folder when it exists there. GUIs usually start an engine in its
+/// own folder, but not always; YaneuraOu resolves `EvalDir` from the executable's folder.
+pub fn locate(path: &str) -> std::path::PathBuf {
+    let p = std::path::Path::new(path);
+    if path.is_empty() || p.is_absolute() || p.exists() {
+        return p.to_path_buf();
+    }
+    let beside_exe = std::env::current_exe().ok().and_then(|e| e.parent().map(|d| d.join(p)));
+    match beside_exe {
+        Some(q) if q.exists() => q,
+        _ => p.to_path_buf(),
     }
 }
 
@@ -638,12 +678,23 @@ fn combine_path(dir: &str, file: &str) -> String {
 /// The net of `EvalFile` value `file`: the built-in net when `file` is empty (`None` if the
 /// binary has none), else the file's. Errors are sentences for `info string error:`.
 pub fn load_net(file: &str) -> Result<Option<eval::Net>, String> {
+    load_net_reporting(file).map(|l| l.map(|l| l.net))
+}
+
+/// `load_net` with the file's warnings (a YaneuraOu net whose hash or architecture string
+/// disagrees with its size).
+pub fn load_net_reporting(file: &str) -> Result<Option<eval::Loaded>, String> {
     if file.is_empty() {
-        return Ok(eval::Net::embedded());
+        return Ok(eval::Net::embedded().map(|net| eval::Loaded { net, warnings: Vec::new() }));
     }
-    match eval::Net::load(file) {
-        Ok(l) => Ok(Some(l.net)),
-        Err(e) => Err(format!("EvalFile '{}': {e}", ascii(file, 100))),
+    eval::Net::load(locate(file)).map(Some).map_err(|e| format!("EvalFile '{}': {e}", ascii(file, 100)))
+}
+
+/// What a net is, for people: family, architecture and, for a YaneuraOu net, `FV_SCALE`.
+pub fn describe_net(net: &eval::Net, fv_scale: i32) -> String {
+    match net {
+        eval::Net::Kaname(_) => format!("Kaname net {}", net.architecture()),
+        eval::Net::Yo(_) => format!("YaneuraOu net {}, FV_SCALE {fv_scale}", net.architecture()),
     }
 }
 
@@ -722,7 +773,8 @@ mod tests {
         let mut s = Settings::default();
         assert_eq!(s.eval_path(), "", "the built-in net");
         s.eval_dir = "/nets".into();
-        assert_eq!(s.eval_path(), "", "no EvalFile, the built-in net, whatever EvalDir says");
+        assert_eq!(s.eval_path(), "/nets/nn.bin", "no EvalFile: YaneuraOu's file name in EvalDir");
+        assert!(s.eval_path_is_default());
         s.eval_file = "nn.knn".into();
         assert_eq!(s.eval_path(), "/nets/nn.knn");
         s.eval_file = "/elsewhere/nn.knn".into();

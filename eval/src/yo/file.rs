@@ -175,11 +175,11 @@ impl fmt::Display for YoNetError {
                 HALFKPE9_PAYLOAD
             ),
             YoNetError::UnknownSize(n, arch) => {
-                let short: String = arch.chars().take(120).collect();
+                let short: String = arch.chars().take(48).collect();
                 write!(
                     f,
-                    "{n} bytes of parameters match no shape Kaname reads (HalfKP 256/512/768/1024 x2 - 8/16/32 - \
-                     32/64/96, K-P 256x2-32-32; halfkp_256x2-32-32 has {}); architecture string '{short}'",
+                    "{n} bytes of parameters match no shape Kaname reads (halfkp_256x2-32-32 has {}; see \
+                     the README for the shapes); its string begins '{short}'",
                     Shape::HALFKP_256.payload_len()
                 )
             }

@@ -46,7 +46,7 @@ impl OwnBook {
             return;
         }
         let start = Instant::now();
-        match Book::open(file) {
+        match Book::open(&crate::protocol::options::locate(file).to_string_lossy()) {
             Ok(b) => {
                 log::info!("book opened in {} ms (on disk: {})", start.elapsed().as_millis(), b.on_disk());
                 out.info_string(&b.summary);

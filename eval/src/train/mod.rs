@@ -37,12 +37,14 @@
 //!   (`model::calibrate`) on 20,000 training positions, which removes the constant part of the
 //!   rounding error (nn-004: a +54-unit bonus for the side to move; halves the mean error).
 
+pub mod arch;
 pub mod data;
 pub mod model;
 pub mod optim;
 
 use crate::nnue::netfile::{self, NetFileError};
 use crate::nnue::QuantNet;
+pub use arch::{Arch, NetFormat, UnknownArch};
 use data::{DataError, Filter, LoadStats, Rng, Sample};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use model::{quant_forward, Activations, FloatNet, Touched};

@@ -459,6 +459,7 @@ impl Trainer {
             self.workers.push(Worker::for_arch(arch));
         }
         let mut total = 0.0;
+        let mut clipped = false;
         for idx in order.chunks(batch.max(1)) {
             buf.clear();
             buf.extend(idx.iter().map(|&i| train[i as usize]));
@@ -478,7 +479,14 @@ impl Trainer {
                 }
             }
             self.adam.step(&mut self.net, &main.grad, &main.touched, b.len(), lr);
-            self.net.clip();
+            // The whole net once per epoch (it may have been set from outside since the last
+            // one), then only what the step moved.
+            if clipped {
+                self.net.clip_touched(&main.touched);
+            } else {
+                self.net.clip();
+                clipped = true;
+            }
             main.clear();
             bar.inc(b.len() as u64);
         }

@@ -1,41 +1,70 @@
-//! `kaname train`: a CPU trainer for the network of `nnue`, in Rust.
+//! `kaname train`: a CPU trainer, in Rust, for two families of nets (`arch::Arch`,
+//! `TrainConfig::arch`):
+//!
+//! - `halfkb9`: Kaname's own `HalfKB9-2344x256x2-32-32-1+PSQT` (`nnue` module doc), written
+//!   as a `.knn` file;
+//! - a YaneuraOu HalfKP shape, e.g. `halfkp_256x2-32-32` (any `yo::Shape` with HalfKP
+//!   features: L1 256-1024, L2 8-32, L3 32-96), written as a YaneuraOu `nn.bin` that
+//!   YaneuraOu loads and evaluates exactly as the trainer's integer check does (its value at
+//!   `FV_SCALE` 16 is the net's logit times `OUTPUT_SCALE`, in Kaname's units). K-P is not
+//!   trained.
+//!
+//! Everything below is shared; the architecture only sets the sizes, the feature rows, the
+//! factor period, the PSQT term and the output's scale and file.
 //!
 //! - **Data** (`data`): YaneuraOu PSV records; positions in check, beyond `--max-score` or
 //!   (optionally) whose best move captures are dropped; the features of both perspectives
-//!   (side to move first) are computed once. Whole blocks of consecutive records, chosen by
-//!   their index in the files (so every filter setting holds out the same games), are held out
-//!   for validation (`--val-fraction`); the rest is shuffled every epoch with `--seed`.
+//!   (side to move first) are computed once, as 16-bit numbers (HalfKP: the 38 BonaPieces and
+//!   the king square, 166 bytes a position either way). Whole blocks of consecutive records,
+//!   chosen by their index in the files (so every filter setting holds out the same games),
+//!   are held out for validation (`--val-fraction`); the rest is shuffled every epoch with
+//!   `--seed`.
 //! - **Target**: p = lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2, where K,
 //!   the logistic scale of the teacher's scores, is fitted to the data at start (the K of
 //!   P(win) = sigmoid(score / K) that best predicts the game results, printed every run,
 //!   overridable with `--scale`). On the shared classical self-play data (|score| <= 3000)
 //!   K = 1197: the shallow teacher's scores are far from decisive. Since the net's win rate
-//!   is sigmoid(eval / OUTPUT_SCALE) with OUTPUT_SCALE = 600, its evaluations come out at about
-//!   600 / K (one half) of the teacher's scores for the same win rate. lambda defaults
-//!   to 0.75: mostly the teacher's score, which is far less noisy than one game's result,
-//!   with enough of the result to correct the teacher's systematic errors.
+//!   is sigmoid(eval / OUTPUT_SCALE) with OUTPUT_SCALE = 1200, its evaluations come out at
+//!   about 1200 / K (about one) times the teacher's scores for the same win rate. lambda
+//!   defaults to 0.75: mostly the teacher's score, which is far less noisy than one game's
+//!   result, with enough of the result to correct the teacher's systematic errors.
 //! - **Loss**: cross-entropy between sigmoid(y) and p, y being the net's output logit (the
 //!   evaluation is y * OUTPUT_SCALE). Its gradient with respect to y is simply
 //!   sigmoid(y) - p, which does not vanish when the net is confidently wrong, unlike MSE on
 //!   win rates (whose gradient carries a factor q(1 - q)). Printed losses are nats per
-//!   position; the target's own entropy (the least reachable loss) is printed beside them.
-//! - **Model** (`model`): the float twin of the quantised net plus a bucket-independent
-//!   factor table folded in on export; weights clipped after every step to what the
-//!   quantisation can hold.
+//!   position; the target's own entropy (the least reachable loss) and the loss of the best
+//!   constant prediction (what a net that learned nothing has) are printed beside them.
+//! - **Model** (`model`): the float twin of the quantised net plus a factor table folded in
+//!   on export: row `r` of the first layer is trained as `w[r] + factor[r % period]`, the
+//!   period being a king bucket's 2,344 features (HalfKB9) or the 1,548 BonaPieces
+//!   (HalfKP: every king square's row of a piece shares the piece's "P" weights, the
+//!   factorisation YaneuraOu's own trainer used), so rarely seen buckets or king squares
+//!   still start from what the others learned. Weights are clipped after every step to what
+//!   the quantisation can hold.
 //! - **Optimiser** (`optim`): Adam, lazily on touched first-layer rows; learning rate
 //!   `--lr` times `--lr-decay` per epoch.
 //! - **Parallelism**: each batch is cut into one slice per thread; every thread accumulates
 //!   its own gradients (first layer sparsely), and they are summed in thread order, so a run
 //!   repeats exactly for a given seed and thread count.
-//! - **Output**: the quantised net (`netfile`) of the epoch with the best validation loss so
-//!   far (training may overfit: 1.45 M positions come from only about 20,000 games) and the
-//!   latest epoch's as `<out>.last.knn`, a float checkpoint per epoch
-//!   (`--checkpoint-dir`, for `--resume`), and a CSV of the loss curve beside the net. Every
-//!   epoch the exported net is also evaluated with the integer forward pass
-//!   (`model::quant_forward`) on the validation set, so the file written is the file checked.
-//! - **Export** (`Trainer::export`): rounding to integers, then bias correction
+//! - **Output**: the quantised net of the epoch with the best validation loss so far
+//!   (training may overfit: 1.45 M positions come from only about 20,000 games) and the
+//!   latest epoch's (`last_path`: `<out>.last.knn`, `<out>.last.bin`), a float checkpoint
+//!   per epoch (`--checkpoint-dir`, for `--resume`; it names its architecture), and a CSV of
+//!   the loss curve beside the net. Every epoch the exported net is also evaluated with the
+//!   integer forward pass (`model::quant_forward`, the engine's arithmetic and YaneuraOu's) on
+//!   the validation set, so the file written is the file checked.
+//! - **Export** (`Trainer::export_model`): rounding to integers, then bias correction
 //!   (`model::calibrate`) on 20,000 training positions, which removes the constant part of the
 //!   rounding error (nn-004: a +54-unit bonus for the side to move; halves the mean error).
+//!   Scales: first-layer weights and biases x127 as int16, hidden weights x64 as int8, hidden
+//!   biases x(127 x 64) as int32; the output layer x64 / x(127 x 64) for Kaname's file,
+//!   x(1200 x 16 / 127) / x(1200 x 16) for YaneuraOu's (so its output weights are clipped
+//!   to 127 x 127 / 19200 = 0.84 in training). First-layer weights are clipped so that 40
+//!   features and the bias never overflow the int16 accumulator.
+//!
+//! What the command line calls: `TrainConfig` (with `arch` parsed by `Arch::from_str` from
+//! `halfkb9` or a shape name) and `run`; `run` writes `out` in the architecture's format
+//! (`Arch::format`) whatever its name.
 
 pub mod arch;
 pub mod data;

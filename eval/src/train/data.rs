@@ -6,8 +6,8 @@
 //! rows from them when it is used (`Sample::rows`): Kaname's features are the rows
 //! themselves (< 21,096); a HalfKP row, `1548 * king + BonaPiece`, goes up to 125,387, so a
 //! HalfKP sample keeps the 38 BonaPieces and the king square instead of 32-bit rows. Every
-//! sample is then 166 bytes whatever the architecture (u32 rows would make HalfKP's 318):
-//! 1.7 GB for 10 M positions.
+//! sample is then 166 bytes whatever the architecture (with u32 rows a HalfKP one would take
+//! 308): 1.7 GB for 10 M positions, not 3.1 GB.
 
 use super::arch::Arch;
 use crate::nnue::features::{self, ACTIVE_FEATURES, FEATURES_PER_BUCKET};

@@ -282,8 +282,13 @@ impl FloatNet {
     /// `dy`) to `g`, from the activations of `forward(s, act)`; first-layer rows touched are
     /// recorded in `touched`.
     pub fn backward(&self, s: &Sample, act: &mut Activations, dy: f32, g: &mut FloatNet, touched: &mut Touched) {
-        let _ = s;
         let arch = self.arch;
+        // The rows come from `act`, where `forward` put them; they must be `s`'s.
+        debug_assert!((0..2).all(|p| {
+            let (mut rows, mut factor_rows) = ([0; ACTIVE_FEATURES], [0; ACTIVE_FEATURES]);
+            s.rows(arch, p, &mut rows, &mut factor_rows);
+            rows[..arch.active()] == act.rows[p][..arch.active()]
+        }));
         let (n, l1, l2) = (arch.active(), arch.l1(), arch.l2());
         let Activations { acc, h, z2, a2, z3, a3, rows, factor_rows, dz3, dz2, dh, dacc, .. } = act;
         g.out_b[0] += dy;

@@ -1,7 +1,7 @@
 //! Which layer's rounding makes the quantised net differ from the float one.
 //! `cargo run --release -p eval --example quant_error -- CHECKPOINT DATA.psv [N]`
 use eval::train::data::{self, Filter, Holdout};
-use eval::train::model::{quant_forward, raw_to_eval, Activations, FloatNet};
+use eval::train::model::{quant_forward, Activations, FloatNet, QuantModel};
 use std::path::PathBuf;
 
 fn main() {
@@ -10,10 +10,13 @@ fn main() {
     let n: u64 = a.get(3).map_or(200_000, |s| s.parse().unwrap());
     let filter = Filter { quiet_only: true, ..Filter::default() };
     let (_, val, _) =
-        data::load(&[PathBuf::from(&a[2])], &filter, Some(n), &Holdout { fraction: 0.5, seed: 1 }).unwrap();
+        data::load(&[PathBuf::from(&a[2])], t.arch, &filter, Some(n), &Holdout { fraction: 0.5, seed: 1 }).unwrap();
     let f = t;
-    let q = f.quantize();
-    let dq = FloatNet::dequantize(&q);
+    let q = f.to_model();
+    let dq = match &q {
+        QuantModel::Knn(q) => FloatNet::dequantize(q),
+        QuantModel::Yo(p) => FloatNet::dequantize_yo(p).expect("a HalfKP net"),
+    };
     let mix = |l1: bool, l2: bool, l3: bool, out: bool, psqt: bool| {
         let mut m = f.clone();
         if l1 {
@@ -61,6 +64,6 @@ fn main() {
         let v: Vec<f64> = val.iter().map(|s| m.forward(s, &mut act) as f64 * scale).collect();
         report(name, &v);
     }
-    let v: Vec<f64> = val.iter().map(|s| raw_to_eval(quant_forward(&q, s))).collect();
+    let v: Vec<f64> = val.iter().map(|s| f.arch.raw_to_eval(quant_forward(&q, s))).collect();
     report("integer inference", &v);
 }

@@ -1,8 +1,16 @@
 //! Training data: PSV records read, filtered and turned into feature lists; the validation
 //! split and the deterministic shuffle. shogiarena's self-play records (`.sbinpack`) are
 //! converted into PSV records first, so every filter and the split treat both alike.
+//!
+//! A sample keeps each perspective's features as 16-bit numbers and computes the first-layer
+//! rows from them when it is used (`Sample::rows`): Kaname's features are the rows
+//! themselves (< 21,096); a HalfKP row, `1548 * king + BonaPiece`, goes up to 125,387, so a
+//! HalfKP sample keeps the 38 BonaPieces and the king square instead of 32-bit rows. Every
+//! sample is then 166 bytes whatever the architecture (with u32 rows a HalfKP one would take
+//! 308): 1.7 GB for 10 M positions, not 3.1 GB.
 
-use crate::nnue::features::{self, ACTIVE_FEATURES};
+use super::arch::Arch;
+use crate::nnue::features::{self, ACTIVE_FEATURES, FEATURES_PER_BUCKET};
 use engine::{move_from_move16, Color, PackedSfenValue, Position, PSV_BYTES};
 use rayon::prelude::*;
 use std::fmt;
@@ -10,13 +18,18 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// One training position: the active features of both perspectives (side to move first) and
-/// its labels.
+/// its labels. Which features depends on the architecture it was made for
+/// (`Sample::for_arch`): Kaname's 40 feature indexes, or HalfKP's 38 BonaPieces (the last two
+/// slots unused) with the perspective's king square in `kings`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     /// Active features from the side to move's perspective.
     pub stm: [u16; ACTIVE_FEATURES],
     /// Active features from the other side's perspective.
     pub nstm: [u16; ACTIVE_FEATURES],
+    /// HalfKP: each perspective's own king square in its view (side to move first), the
+    /// feature row being `1548 * king + BonaPiece`; 0 for Kaname's features.
+    pub kings: [u8; 2],
     /// Search score, side to move's view, Kaname units (a pawn is 90).
     pub score: i16,
     /// Game result, side to move's view: 1 win, 0 draw, -1 loss.
@@ -24,14 +37,69 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// The sample of `pos` with these labels, or `None` when the position does not hold all
-    /// 40 pieces (the feature lists have a fixed length).
+    /// The sample of `pos` for Kaname's net with these labels, or `None` when the position
+    /// does not hold all 40 pieces (the feature lists have a fixed length).
     pub fn new(pos: &Position, score: i16, result: i8) -> Option<Sample> {
         let us = pos.side_to_move();
         let stm = feature_array(pos, us)?;
         let nstm = feature_array(pos, !us)?;
-        Some(Sample { stm, nstm, score, result })
+        Some(Sample { stm, nstm, kings: [0; 2], score, result })
     }
+
+    /// The sample of `pos` for `arch` with these labels, or `None` when the position does not
+    /// hold all 40 pieces.
+    pub fn for_arch(arch: Arch, pos: &Position, score: i16, result: i8) -> Option<Sample> {
+        match arch {
+            Arch::HalfKB9 => Sample::new(pos, score, result),
+            Arch::Yo(_) => {
+                let us = pos.side_to_move();
+                let (stm, k0) = bona_array(pos, us)?;
+                let (nstm, k1) = bona_array(pos, !us)?;
+                Some(Sample { stm, nstm, kings: [k0, k1], score, result })
+            }
+        }
+    }
+
+    /// The first-layer rows and factor rows of perspective `p` (0: side to move) for `arch`,
+    /// into `rows` and `factor` (`arch.active()` of each are written). Kaname's: the feature
+    /// is the row, its factor row the feature modulo `FEATURES_PER_BUCKET`; HalfKP's: the row
+    /// is `1548 * king + BonaPiece`, the factor row the BonaPiece.
+    #[inline(always)]
+    pub fn rows(&self, arch: Arch, p: usize, rows: &mut [u32; ACTIVE_FEATURES], factor: &mut [u32; ACTIVE_FEATURES]) {
+        let feats = if p == 0 { &self.stm } else { &self.nstm };
+        match arch {
+            Arch::HalfKB9 => {
+                for ((r, fr), &f) in rows.iter_mut().zip(factor.iter_mut()).zip(feats) {
+                    *r = f as u32;
+                    // A constant divisor: a multiply, not a division.
+                    *fr = (f as usize % FEATURES_PER_BUCKET) as u32;
+                }
+            }
+            Arch::Yo(_) => {
+                let base = self.kings[p] as u32 * crate::yo::shape::FE_END as u32;
+                let n = crate::yo::features::PIECE_SLOTS;
+                for ((r, fr), &f) in rows[..n].iter_mut().zip(&mut factor[..n]).zip(&feats[..n]) {
+                    *r = base + f as u32;
+                    *fr = f as u32;
+                }
+            }
+        }
+    }
+}
+
+/// HalfKP's BonaPieces of `pos` from `c`'s perspective (in `HalfKP::for_each_active`'s order,
+/// the two last slots 0) and `c`'s king square in its view, if all 38 non-king pieces are there.
+fn bona_array(pos: &Position, c: Color) -> Option<([u16; ACTIVE_FEATURES], u8)> {
+    use crate::yo::features::{for_each_piece, orient, PIECE_SLOTS};
+    let mut out = [0u16; ACTIVE_FEATURES];
+    let mut n = 0;
+    for_each_piece(pos, c, |bp| {
+        if n < PIECE_SLOTS {
+            out[n] = bp;
+        }
+        n += 1;
+    });
+    (n == PIECE_SLOTS).then(|| (out, orient(c, pos.king_square(c)).index() as u8))
 }
 
 /// The `ACTIVE_FEATURES` features of `pos` from `c`'s perspective, if there are exactly that many.
@@ -150,8 +218,9 @@ impl fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
-/// Decodes and filters one record; `None` with the reason counted in `stats`.
-pub fn decode(rec: &[u8; PSV_BYTES], filter: &Filter, stats: &mut LoadStats) -> Option<Sample> {
+/// Decodes and filters one record into a sample for `arch`; `None` with the reason counted
+/// in `stats`.
+pub fn decode(rec: &[u8; PSV_BYTES], arch: Arch, filter: &Filter, stats: &mut LoadStats) -> Option<Sample> {
     stats.read += 1;
     let r = PackedSfenValue::from_bytes(rec);
     let Ok(pos) = r.position() else {
@@ -178,7 +247,7 @@ pub fn decode(rec: &[u8; PSV_BYTES], filter: &Filter, stats: &mut LoadStats) -> 
         }
         Some(_) => {}
     }
-    let Some(s) = Sample::new(&pos, r.score, r.game_result) else {
+    let Some(s) = Sample::for_arch(arch, &pos, r.score, r.game_result) else {
         stats.incomplete += 1;
         return None;
     };
@@ -209,10 +278,12 @@ impl Holdout {
     }
 }
 
-/// Decodes a buffer of whole records in parallel, keeping their order; `first` is the index
-/// of its first record. Returns the training samples, the held-out ones and the counts.
+/// Decodes a buffer of whole records into samples for `arch` in parallel, keeping their
+/// order; `first` is the index of its first record. Returns the training samples, the
+/// held-out ones and the counts.
 pub fn decode_all(
     bytes: &[u8],
+    arch: Arch,
     filter: &Filter,
     first: u64,
     holdout: &Holdout,
@@ -226,7 +297,7 @@ pub fn decode_all(
             let mut stats = LoadStats::default();
             let (mut train, mut val) = (Vec::new(), Vec::new());
             for (j, rec) in chunk.chunks_exact(PSV_BYTES).enumerate() {
-                if let Some(s) = decode(rec.try_into().expect("40-byte chunk"), filter, &mut stats) {
+                if let Some(s) = decode(rec.try_into().expect("40-byte chunk"), arch, filter, &mut stats) {
                     let index = first + (c * CHUNK + j) as u64;
                     if holdout.is_val(index) {
                         val.push(s);
@@ -250,10 +321,11 @@ pub fn decode_all(
 
 /// Reads at most `limit` records (all with `None`) from the files in order: PSV files, and
 /// sbinpack files (by their extension `.sbinpack`), whose positions count as one record each.
-/// Returns the training samples, the held-out ones and the counts. A data set too small to
-/// hold out a whole block (tests) holds out its last samples instead.
+/// Returns the training samples for `arch`, the held-out ones and the counts. A data set too
+/// small to hold out a whole block (tests) holds out its last samples instead.
 pub fn load(
     paths: &[PathBuf],
+    arch: Arch,
     filter: &Filter,
     limit: Option<u64>,
     holdout: &Holdout,
@@ -271,7 +343,7 @@ pub fn load(
             (read_records(path, left)?, LoadStats::default())
         };
         left -= (bytes.len() / PSV_BYTES) as u64;
-        let (t, v, s) = decode_all(&bytes, filter, stats.read, holdout);
+        let (t, v, s) = decode_all(&bytes, arch, filter, stats.read, holdout);
         train.extend(t);
         val.extend(v);
         stats.add(&s);
@@ -459,10 +531,10 @@ mod tests {
         bad[32..].fill(0);
         bytes.extend(bad); // undecodable
         let all = Holdout { fraction: 0.0, seed: 0 };
-        let (v, _, s) = decode_all(&bytes, &Filter::default(), 0, &all);
+        let (v, _, s) = decode_all(&bytes, Arch::HalfKB9, &Filter::default(), 0, &all);
         assert_eq!((s.read, s.kept, v.len() as u64), (7, 3, 3));
         assert_eq!((s.big_score, s.in_check, s.illegal_move, s.bad_result, s.bad_position), (1, 1, 1, 1, 1));
-        let (v, _, s) = decode_all(&bytes, &Filter { max_score: 5000, quiet_only: true }, 0, &all);
+        let (v, _, s) = decode_all(&bytes, Arch::HalfKB9, &Filter { max_score: 5000, quiet_only: true }, 0, &all);
         assert_eq!((s.kept, s.capture, s.big_score, v.len()), (3, 1, 0, 3));
     }
 
@@ -552,7 +624,7 @@ mod tests {
         let path = temp_file("a.sbinpack", &bytes);
         let filter = Filter { max_score: 32000, quiet_only: false };
         let all = Holdout { fraction: 0.0, seed: 0 };
-        let (train, val, stats) = load(std::slice::from_ref(&path), &filter, None, &all).unwrap();
+        let (train, val, stats) = load(std::slice::from_ref(&path), Arch::HalfKB9, &filter, None, &all).unwrap();
         std::fs::remove_file(&path).unwrap();
         let expect: Vec<Sample> = want
             .iter()
@@ -568,7 +640,7 @@ mod tests {
         assert!(train.iter().any(|s| s.score < 0 && s.result < 0) && train.iter().any(|s| s.score > 0 && s.result > 0));
         // --limit counts converted positions.
         let path = temp_file("b.sbinpack", &bytes);
-        let (train, _, stats) = load(std::slice::from_ref(&path), &filter, Some(5), &all).unwrap();
+        let (train, _, stats) = load(std::slice::from_ref(&path), Arch::HalfKB9, &filter, Some(5), &all).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!((stats.read - stats.mate_score, stats.mate_score), (5, 1));
         assert_eq!(train[..], expect[..stats.kept as usize]);
@@ -583,7 +655,7 @@ mod tests {
         for (name, data) in [("cut.sbinpack", &bytes[..bytes.len() - 3]), ("magic.sbinpack", &b"XXXX\x01\0\0\0\0"[..])]
         {
             let path = temp_file(name, data);
-            let err = load(std::slice::from_ref(&path), &Filter::default(), None, &all).unwrap_err();
+            let err = load(std::slice::from_ref(&path), Arch::HalfKB9, &Filter::default(), None, &all).unwrap_err();
             std::fs::remove_file(&path).unwrap();
             assert!(matches!(err, DataError::Sbinpack(..)), "{err}");
             assert!(err.to_string().contains(name), "{err}");
@@ -626,8 +698,37 @@ mod tests {
             skipped.mate_score
         );
         let all = Holdout { fraction: 0.0, seed: 0 };
-        let (_, _, stats) = load(&[path], &Filter::default(), None, &all).unwrap();
+        let (_, _, stats) = load(&[path], Arch::HalfKB9, &Filter::default(), None, &all).unwrap();
         eprintln!("default filter: {stats}");
         assert!(flip > 4 * same && agree > 2 * disagree);
+    }
+
+    /// A HalfKP sample's rows are YaneuraOu's HalfKP inputs (`1548 * king + BonaPiece`) of
+    /// each perspective, and its factor rows their BonaPieces.
+    #[test]
+    fn halfkp_rows_are_yaneuraou_inputs() {
+        use crate::yo::features::{Features, HalfKP};
+        let arch = Arch::HALFKP_256;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).take(3000) {
+            let pos = Position::from_sfen(line.split('\t').next().unwrap()).unwrap();
+            let Some(s) = Sample::for_arch(arch, &pos, 0, 0) else { continue };
+            for (p, view) in [(0, pos.side_to_move()), (1, !pos.side_to_move())] {
+                let (mut rows, mut factor) = ([0u32; ACTIVE_FEATURES], [0u32; ACTIVE_FEATURES]);
+                s.rows(arch, p, &mut rows, &mut factor);
+                let mut want = Vec::new();
+                HalfKP::for_each_active(&pos, view, |f| want.push(f as u32));
+                assert_eq!(&rows[..arch.active()], &want[..], "{}", pos.to_sfen());
+                assert!(rows[..38].iter().zip(&factor[..38]).all(|(r, f)| r % 1548 == *f));
+            }
+            n += 1;
+        }
+        assert!(n > 200, "{n} positions with 40 pieces");
+        // A handicap position has fewer than 38 pieces: no sample.
+        let handicap = Position::from_sfen("lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1").unwrap();
+        assert_eq!(Sample::for_arch(arch, &handicap, 0, 0), None);
+        assert_eq!(std::mem::size_of::<Sample>(), 166);
     }
 }

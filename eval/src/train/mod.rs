@@ -1,51 +1,82 @@
-//! `kaname train`: a CPU trainer for the network of `nnue`, in Rust.
+//! `kaname train`: a CPU trainer, in Rust, for two families of nets (`arch::Arch`,
+//! `TrainConfig::arch`):
+//!
+//! - `halfkb9`: Kaname's own `HalfKB9-2344x256x2-32-32-1+PSQT` (`nnue` module doc), written
+//!   as a `.knn` file;
+//! - a YaneuraOu HalfKP shape, e.g. `halfkp_256x2-32-32` (any `yo::Shape` with HalfKP
+//!   features: L1 256-1024, L2 8-32, L3 32-96), written as a YaneuraOu `nn.bin` that
+//!   YaneuraOu loads and evaluates exactly as the trainer's integer check does (its value at
+//!   `FV_SCALE` 16 is the net's logit times `OUTPUT_SCALE`, in Kaname's units). K-P is not
+//!   trained.
+//!
+//! Everything below is shared; the architecture only sets the sizes, the feature rows, the
+//! factor period, the PSQT term and the output's scale and file.
 //!
 //! - **Data** (`data`): YaneuraOu PSV records; positions in check, beyond `--max-score` or
 //!   (optionally) whose best move captures are dropped; the features of both perspectives
-//!   (side to move first) are computed once. Whole blocks of consecutive records, chosen by
-//!   their index in the files (so every filter setting holds out the same games), are held out
-//!   for validation (`--val-fraction`); the rest is shuffled every epoch with `--seed`.
+//!   (side to move first) are computed once, as 16-bit numbers (HalfKP: the 38 BonaPieces and
+//!   the king square, 166 bytes a position either way). Whole blocks of consecutive records,
+//!   chosen by their index in the files (so every filter setting holds out the same games),
+//!   are held out for validation (`--val-fraction`); the rest is shuffled every epoch with
+//!   `--seed`.
 //! - **Target**: p = lambda * sigmoid(score / K) + (1 - lambda) * (result + 1) / 2, where K,
 //!   the logistic scale of the teacher's scores, is fitted to the data at start (the K of
 //!   P(win) = sigmoid(score / K) that best predicts the game results, printed every run,
 //!   overridable with `--scale`). On the shared classical self-play data (|score| <= 3000)
 //!   K = 1197: the shallow teacher's scores are far from decisive. Since the net's win rate
-//!   is sigmoid(eval / OUTPUT_SCALE) with OUTPUT_SCALE = 600, its evaluations come out at about
-//!   600 / K (one half) of the teacher's scores for the same win rate. lambda defaults
-//!   to 0.75: mostly the teacher's score, which is far less noisy than one game's result,
-//!   with enough of the result to correct the teacher's systematic errors.
+//!   is sigmoid(eval / OUTPUT_SCALE) with OUTPUT_SCALE = 1200, its evaluations come out at
+//!   about 1200 / K (about one) times the teacher's scores for the same win rate. lambda
+//!   defaults to 0.75: mostly the teacher's score, which is far less noisy than one game's
+//!   result, with enough of the result to correct the teacher's systematic errors.
 //! - **Loss**: cross-entropy between sigmoid(y) and p, y being the net's output logit (the
 //!   evaluation is y * OUTPUT_SCALE). Its gradient with respect to y is simply
 //!   sigmoid(y) - p, which does not vanish when the net is confidently wrong, unlike MSE on
 //!   win rates (whose gradient carries a factor q(1 - q)). Printed losses are nats per
-//!   position; the target's own entropy (the least reachable loss) is printed beside them.
-//! - **Model** (`model`): the float twin of the quantised net plus a bucket-independent
-//!   factor table folded in on export; weights clipped after every step to what the
-//!   quantisation can hold.
+//!   position; the target's own entropy (the least reachable loss) and the loss of the best
+//!   constant prediction (what a net that learned nothing has) are printed beside them.
+//! - **Model** (`model`): the float twin of the quantised net plus a factor table folded in
+//!   on export: row `r` of the first layer is trained as `w[r] + factor[r % period]`, the
+//!   period being a king bucket's 2,344 features (HalfKB9) or the 1,548 BonaPieces
+//!   (HalfKP: every king square's row of a piece shares the piece's "P" weights, the
+//!   factorisation YaneuraOu's own trainer used), so rarely seen buckets or king squares
+//!   still start from what the others learned. Weights are clipped after every step to what
+//!   the quantisation can hold.
 //! - **Optimiser** (`optim`): Adam, lazily on touched first-layer rows; learning rate
 //!   `--lr` times `--lr-decay` per epoch.
 //! - **Parallelism**: each batch is cut into one slice per thread; every thread accumulates
 //!   its own gradients (first layer sparsely), and they are summed in thread order, so a run
 //!   repeats exactly for a given seed and thread count.
-//! - **Output**: the quantised net (`netfile`) of the epoch with the best validation loss so
-//!   far (training may overfit: 1.45 M positions come from only about 20,000 games) and the
-//!   latest epoch's as `<out>.last.knn`, a float checkpoint per epoch
-//!   (`--checkpoint-dir`, for `--resume`), and a CSV of the loss curve beside the net. Every
-//!   epoch the exported net is also evaluated with the integer forward pass
-//!   (`model::quant_forward`) on the validation set, so the file written is the file checked.
-//! - **Export** (`Trainer::export`): rounding to integers, then bias correction
+//! - **Output**: the quantised net of the epoch with the best validation loss so far
+//!   (training may overfit: 1.45 M positions come from only about 20,000 games) and the
+//!   latest epoch's (`last_path`: `<out>.last.knn`, `<out>.last.bin`), a float checkpoint
+//!   per epoch (`--checkpoint-dir`, for `--resume`; it names its architecture), and a CSV of
+//!   the loss curve beside the net. Every epoch the exported net is also evaluated with the
+//!   integer forward pass (`model::quant_forward`, the engine's arithmetic and YaneuraOu's) on
+//!   the validation set, so the file written is the file checked.
+//! - **Export** (`Trainer::export_model`): rounding to integers, then bias correction
 //!   (`model::calibrate`) on 20,000 training positions, which removes the constant part of the
 //!   rounding error (nn-004: a +54-unit bonus for the side to move; halves the mean error).
+//!   Scales: first-layer weights and biases x127 as int16, hidden weights x64 as int8, hidden
+//!   biases x(127 x 64) as int32; the output layer x64 / x(127 x 64) for Kaname's file,
+//!   x(1200 x 16 / 127) / x(1200 x 16) for YaneuraOu's (so its output weights are clipped
+//!   to 127 x 127 / 19200 = 0.84 in training). First-layer weights are clipped so that 40
+//!   features and the bias never overflow the int16 accumulator.
+//!
+//! What the command line calls: `TrainConfig` (with `arch` parsed by `Arch::from_str` from
+//! `halfkb9` or a shape name) and `run`; `run` writes `out` in the architecture's format
+//! (`Arch::format`) whatever its name.
 
+pub mod arch;
 pub mod data;
 pub mod model;
 pub mod optim;
 
 use crate::nnue::netfile::{self, NetFileError};
 use crate::nnue::QuantNet;
+pub use arch::{Arch, NetFormat, UnknownArch};
 use data::{DataError, Filter, LoadStats, Rng, Sample};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use model::{quant_forward, Activations, FloatNet, Touched};
+use model::{quant_forward, Activations, FloatNet, QuantModel, Quantised, Touched};
 use optim::Adam;
 use rayon::prelude::*;
 use std::fmt;
@@ -56,9 +87,12 @@ use std::time::Instant;
 /// Everything `kaname train` can be told.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
+    /// The architecture to learn; it decides the format of `out` (`Arch::format`).
+    pub arch: Arch,
     /// PSV files, read in order.
     pub data: Vec<PathBuf>,
-    /// Where the quantised net goes (the loss curve goes beside it, `.csv`).
+    /// Where the quantised net goes (the loss curve goes beside it, `.csv`): a `.knn` file
+    /// for `Arch::HalfKB9`, an `nn.bin` for a YaneuraOu architecture, whatever its name.
     pub out: PathBuf,
     /// Epochs to train (in total, counting those of a resumed checkpoint).
     pub epochs: usize,
@@ -80,7 +114,8 @@ pub struct TrainConfig {
     pub val_fraction: f64,
     /// Seed of the shuffles, the split and the initial weights.
     pub seed: u64,
-    /// Start from this net (`.knn`, dequantised) or float checkpoint.
+    /// Start from this net (`.knn` or YaneuraOu `nn.bin`, dequantised) or float checkpoint,
+    /// of `arch`.
     pub init: Option<PathBuf>,
     /// Resume this checkpoint (weights, optimiser, epoch count, scale).
     pub resume: Option<PathBuf>,
@@ -97,6 +132,7 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
+            arch: Arch::HalfKB9,
             data: Vec::new(),
             out: PathBuf::from("net.knn"),
             epochs: 3,
@@ -134,6 +170,13 @@ pub enum TrainError {
     BadCheckpoint(PathBuf, String),
     /// The thread pool could not be built.
     Threads(String),
+    /// A YaneuraOu net could not be read (`--init`).
+    YoNet(PathBuf, crate::yo::YoNetError),
+    /// A starting net or checkpoint is of another architecture than the one asked for (the
+    /// file, its architecture, the one asked for).
+    ArchMismatch(PathBuf, Arch, Arch),
+    /// A YaneuraOu net of a shape the trainer does not learn (K-P).
+    Untrainable(PathBuf, crate::yo::Shape),
 }
 
 impl fmt::Display for TrainError {
@@ -145,6 +188,13 @@ impl fmt::Display for TrainError {
             TrainError::Io(p, e) => write!(f, "{}: {e}", p.display()),
             TrainError::BadCheckpoint(p, why) => write!(f, "{}: bad checkpoint: {why}", p.display()),
             TrainError::Threads(e) => write!(f, "thread pool: {e}"),
+            TrainError::YoNet(p, e) => write!(f, "{}: {e}", p.display()),
+            TrainError::ArchMismatch(p, found, wanted) => {
+                write!(f, "{}: a {found} net, but the architecture to train is {wanted}", p.display())
+            }
+            TrainError::Untrainable(p, shape) => {
+                write!(f, "{}: a {shape} net; kaname train learns halfkb9 and HalfKP nets only", p.display())
+            }
         }
     }
 }
@@ -254,8 +304,14 @@ struct Worker {
 }
 
 impl Worker {
+    /// A worker for Kaname's architecture.
+    #[cfg(test)]
     fn new() -> Worker {
-        Worker { grad: FloatNet::zeros(), touched: Touched::default(), act: Activations::default() }
+        Worker::for_arch(Arch::HalfKB9)
+    }
+
+    fn for_arch(arch: Arch) -> Worker {
+        Worker { grad: FloatNet::zeros_for(arch), touched: Touched::new(arch), act: Activations::new(arch) }
     }
 
     /// Forward and backward over `batch`; returns the summed loss.
@@ -265,21 +321,22 @@ impl Worker {
             let y = net.forward(s, &mut self.act);
             let p = target(s, scale, lambda);
             loss += cross_entropy(y, p) as f64;
-            net.backward(s, &self.act, sigmoid(y) - p, &mut self.grad, &mut self.touched);
+            net.backward(s, &mut self.act, sigmoid(y) - p, &mut self.grad, &mut self.touched);
         }
         loss
     }
 
     /// Adds this worker's gradients into `main` and clears them.
     fn drain_into(&mut self, main: &mut Worker) {
+        let l1 = self.grad.arch.l1();
         let g = &mut self.grad;
         for &r in &self.touched.rows {
-            let r = r as usize * crate::nnue::L1..(r as usize + 1) * crate::nnue::L1;
+            let r = r as usize * l1..(r as usize + 1) * l1;
             main.grad.l1_w[r.clone()].iter_mut().zip(&g.l1_w[r.clone()]).for_each(|(a, b)| *a += b);
             g.l1_w[r].fill(0.0);
         }
         for &r in &self.touched.factor_rows {
-            let r = r as usize * crate::nnue::L1..(r as usize + 1) * crate::nnue::L1;
+            let r = r as usize * l1..(r as usize + 1) * l1;
             main.grad.factor[r.clone()].iter_mut().zip(&g.factor[r.clone()]).for_each(|(a, b)| *a += b);
             g.factor[r].fill(0.0);
         }
@@ -296,7 +353,7 @@ impl Worker {
 
     /// Clears the gradients after a step.
     fn clear(&mut self) {
-        let l1 = crate::nnue::L1;
+        let l1 = self.grad.arch.l1();
         for &r in &self.touched.rows {
             self.grad.l1_w[r as usize * l1..(r as usize + 1) * l1].fill(0.0);
         }
@@ -326,9 +383,14 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A trainer for `net` (fresh optimiser).
+    /// A trainer for `net` (fresh optimiser), of the net's architecture.
     pub fn new(net: FloatNet, scale: f32, lambda: f32) -> Trainer {
-        Trainer { net, adam: Adam::default(), epoch: 0, scale, lambda, workers: Vec::new() }
+        Trainer { adam: Adam::new(net.arch), net, epoch: 0, scale, lambda, workers: Vec::new() }
+    }
+
+    /// The architecture being trained.
+    pub fn arch(&self) -> Arch {
+        self.net.arch
     }
 
     /// Mean loss of the float net over `samples`.
@@ -336,7 +398,7 @@ impl Trainer {
         let sum: f64 = samples
             .par_chunks(1024)
             .map(|c| {
-                let mut act = Activations::default();
+                let mut act = Activations::new(self.net.arch);
                 c.iter()
                     .map(|s| cross_entropy(self.net.forward(s, &mut act), target(s, self.scale, self.lambda)) as f64)
                     .sum::<f64>()
@@ -345,19 +407,21 @@ impl Trainer {
         sum / samples.len().max(1) as f64
     }
 
-    /// The quantised net `q` over `samples`: its mean loss, and how far its evaluations are
-    /// from the float net's (Kaname units).
-    pub fn quant_loss(&self, q: &QuantNet, samples: &[Sample]) -> QuantCheck {
-        let qab = (crate::nnue::QA * crate::nnue::QB) as f32;
+    /// The quantised net `q` (of this trainer's architecture) over `samples`: its mean loss,
+    /// and how far its evaluations are from the float net's (Kaname units).
+    pub fn quant_loss(&self, q: &(impl Quantised + Sync + ?Sized), samples: &[Sample]) -> QuantCheck {
+        let arch = q.arch();
+        assert_eq!(arch, self.net.arch, "checking a net of another architecture");
+        let out_scale = arch.out_scale();
         let (sum, max, abs, signed) = samples
             .par_chunks(1024)
             .map(|c| {
-                let mut act = Activations::default();
+                let mut act = Activations::new(arch);
                 c.iter().fold((0.0f64, 0.0f64, 0.0f64, 0.0f64), |(sum, max, abs, signed), s| {
                     let raw = quant_forward(q, s);
-                    let yq = raw as f32 / qab;
+                    let yq = raw as f32 / out_scale;
                     let yf = self.net.forward(s, &mut act);
-                    let diff = model::raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64;
+                    let diff = arch.raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64;
                     let loss = cross_entropy(yq, target(s, self.scale, self.lambda)) as f64;
                     (sum + loss, max.max(diff.abs()), abs + diff.abs(), signed + diff)
                 })
@@ -367,15 +431,33 @@ impl Trainer {
         QuantCheck { loss: sum / n, max_eval_error: max, mean_eval_error: abs / n, mean_eval_offset: signed / n }
     }
 
-    /// The net as the engine will run it: quantised, then bias-corrected
-    /// (`model::calibrate`) on up to `CALIBRATION_SAMPLES` training positions spread evenly
-    /// over `train` (never the validation positions, so the validation figures stay honest).
-    pub fn export(&self, train: &[Sample]) -> QuantNet {
-        let mut q = self.net.quantize();
+    /// The net as the engine (Kaname, or YaneuraOu for its architectures) will run it, in
+    /// its architecture's format: quantised, then bias-corrected (`model::calibrate`) on up
+    /// to `CALIBRATION_SAMPLES` training positions spread evenly over `train` (never the
+    /// validation positions, so the validation figures stay honest).
+    pub fn export_model(&self, train: &[Sample]) -> QuantModel {
+        let mut q = self.net.to_model();
         let step = train.len().div_ceil(CALIBRATION_SAMPLES).max(1);
         let picked: Vec<Sample> = train.iter().step_by(step).cloned().collect();
         model::calibrate(&mut q, &self.net, &picked);
         q
+    }
+
+    /// `export_model` for Kaname's architecture: the `.knn` net. Panics for another.
+    pub fn export(&self, train: &[Sample]) -> QuantNet {
+        match self.export_model(train) {
+            QuantModel::Knn(q) => q,
+            QuantModel::Yo(_) => panic!("Trainer::export makes .knn nets; use export_model"),
+        }
+    }
+
+    /// The loss of the best constant prediction (the mean target): what a net that learned
+    /// nothing about positions would have.
+    pub fn constant_loss(&self, samples: &[Sample]) -> f64 {
+        let n = samples.len().max(1) as f64;
+        let p = samples.iter().map(|s| target(s, self.scale, self.lambda) as f64).sum::<f64>() / n;
+        let p = p.clamp(1e-7, 1.0 - 1e-7);
+        -(p * p.ln() + (1.0 - p) * (1.0 - p).ln())
     }
 
     /// Mean entropy of the targets: the loss a perfect net would have.
@@ -400,10 +482,13 @@ impl Trainer {
         data::shuffle(&mut order, &mut Rng::new(epoch_seed));
         let mut buf: Vec<Sample> = Vec::with_capacity(batch.max(1));
         let threads = rayon::current_num_threads().max(1);
+        let arch = self.net.arch;
+        self.workers.retain(|w| w.grad.arch == arch);
         while self.workers.len() < threads {
-            self.workers.push(Worker::new());
+            self.workers.push(Worker::for_arch(arch));
         }
         let mut total = 0.0;
+        let mut clipped = false;
         for idx in order.chunks(batch.max(1)) {
             buf.clear();
             buf.extend(idx.iter().map(|&i| train[i as usize]));
@@ -423,7 +508,14 @@ impl Trainer {
                 }
             }
             self.adam.step(&mut self.net, &main.grad, &main.touched, b.len(), lr);
-            self.net.clip();
+            // The whole net once per epoch (it may have been set from outside since the last
+            // one), then only what the step moved.
+            if clipped {
+                self.net.clip_touched(&main.touched);
+            } else {
+                self.net.clip();
+                clipped = true;
+            }
             main.clear();
             bar.inc(b.len() as u64);
         }
@@ -432,16 +524,20 @@ impl Trainer {
     }
 }
 
-/// Checkpoint magic.
 /// Training positions the exported net's biases are corrected on (`Trainer::export`): the
 /// mean sums settle to well under one integer step long before this.
 pub const CALIBRATION_SAMPLES: usize = 20_000;
 
+/// Checkpoint magic.
 const CKPT_MAGIC: &[u8; 8] = b"KANAMECK";
-/// Checkpoint format version.
-const CKPT_VERSION: u32 = 1;
+/// Checkpoint format version: 2 adds the architecture's name after the header (version 1,
+/// which has none, is Kaname's architecture).
+const CKPT_VERSION: u32 = 2;
+/// Values written or read at a time (a HalfKP tensor is 32 M values).
+const CKPT_CHUNK: usize = 1 << 20;
 
-/// Writes the float state (net, Adam moments, counters, target constants) to `path`.
+/// Writes the float state (architecture, net, Adam moments, counters, target constants) to
+/// `path`.
 pub fn save_checkpoint(t: &Trainer, path: &Path) -> Result<(), TrainError> {
     let io = |e| TrainError::Io(path.to_path_buf(), e);
     let tmp = path.with_extension("tmp");
@@ -453,18 +549,23 @@ pub fn save_checkpoint(t: &Trainer, path: &Path) -> Result<(), TrainError> {
     head.extend_from_slice(&t.adam.t.to_le_bytes());
     head.extend_from_slice(&t.scale.to_le_bytes());
     head.extend_from_slice(&t.lambda.to_le_bytes());
+    let arch = t.net.arch.to_string();
+    head.extend_from_slice(&(arch.len() as u32).to_le_bytes());
+    head.extend_from_slice(arch.as_bytes());
     w.write_all(&head).map_err(io)?;
     for tensor in t.net.tensors().into_iter().chain(t.adam.m.tensors()).chain(t.adam.v.tensors()) {
         w.write_all(&(tensor.len() as u64).to_le_bytes()).map_err(io)?;
-        let bytes: Vec<u8> = tensor.iter().flat_map(|x| x.to_le_bytes()).collect();
-        w.write_all(&bytes).map_err(io)?;
+        for chunk in tensor.chunks(CKPT_CHUNK) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+            w.write_all(&bytes).map_err(io)?;
+        }
     }
     w.flush().map_err(io)?;
     drop(w);
     std::fs::rename(&tmp, path).map_err(io)
 }
 
-/// Reads a checkpoint written by `save_checkpoint`.
+/// Reads a checkpoint written by `save_checkpoint` (or by a version-1 trainer).
 pub fn load_checkpoint(path: &Path) -> Result<Trainer, TrainError> {
     let bad = |why: &str| TrainError::BadCheckpoint(path.to_path_buf(), why.to_string());
     let mut r = std::io::BufReader::new(std::fs::File::open(path).map_err(|e| TrainError::Io(path.to_path_buf(), e))?);
@@ -475,24 +576,39 @@ pub fn load_checkpoint(path: &Path) -> Result<Trainer, TrainError> {
     }
     let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
     let u64_at = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
-    if u32_at(8) != CKPT_VERSION {
-        return Err(bad("unsupported version"));
-    }
-    let mut t = Trainer::new(FloatNet::zeros(), f32::from_bits(u32_at(28)), f32::from_bits(u32_at(32)));
+    let arch = match u32_at(8) {
+        1 => Arch::HalfKB9,
+        2 => {
+            let mut len = [0u8; 4];
+            r.read_exact(&mut len).map_err(|_| bad("truncated header"))?;
+            let len = u32::from_le_bytes(len);
+            if len > 256 {
+                return Err(bad("bad architecture name"));
+            }
+            let mut name = vec![0u8; len as usize];
+            r.read_exact(&mut name).map_err(|_| bad("truncated header"))?;
+            String::from_utf8_lossy(&name).parse::<Arch>().map_err(|e| bad(&e.to_string()))?
+        }
+        _ => return Err(bad("unsupported version")),
+    };
+    let mut t = Trainer::new(FloatNet::zeros_for(arch), f32::from_bits(u32_at(28)), f32::from_bits(u32_at(32)));
     t.epoch = u64_at(12) as usize;
     t.adam.t = u64_at(20);
     let Trainer { net, adam, .. } = &mut t;
     let tensors = net.tensors_mut().into_iter().chain(adam.m.tensors_mut()).chain(adam.v.tensors_mut());
+    let mut bytes = Vec::new();
     for tensor in tensors {
         let mut len = [0u8; 8];
         r.read_exact(&mut len).map_err(|_| bad("truncated"))?;
         if u64::from_le_bytes(len) != tensor.len() as u64 {
             return Err(bad("tensor of the wrong size"));
         }
-        let mut bytes = vec![0u8; tensor.len() * 4];
-        r.read_exact(&mut bytes).map_err(|_| bad("truncated"))?;
-        for (x, b) in tensor.iter_mut().zip(bytes.chunks_exact(4)) {
-            *x = f32::from_le_bytes(b.try_into().expect("4 bytes"));
+        for chunk in tensor.chunks_mut(CKPT_CHUNK) {
+            bytes.resize(chunk.len() * 4, 0);
+            r.read_exact(&mut bytes).map_err(|_| bad("truncated"))?;
+            for (x, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
+                *x = f32::from_le_bytes(b.try_into().expect("4 bytes"));
+            }
         }
     }
     if r.read(&mut [0u8; 1]).map_err(|e| TrainError::Io(path.to_path_buf(), e))? != 0 {
@@ -501,16 +617,29 @@ pub fn load_checkpoint(path: &Path) -> Result<Trainer, TrainError> {
     Ok(t)
 }
 
-/// The float net stored in `path`: a `.knn` net file (dequantised) or a checkpoint.
+/// The float net stored in `path`: a `.knn` net file or a YaneuraOu `nn.bin` (dequantised,
+/// factor zero), or a checkpoint. Its architecture is the file's (`FloatNet::arch`).
 pub fn load_init(path: &Path) -> Result<FloatNet, TrainError> {
     let mut magic = [0u8; 8];
     let mut f = std::fs::File::open(path).map_err(|e| TrainError::Io(path.to_path_buf(), e))?;
     f.read_exact(&mut magic).map_err(|e| TrainError::Io(path.to_path_buf(), e))?;
     if &magic == CKPT_MAGIC {
         Ok(load_checkpoint(path)?.net)
+    } else if crate::yo::file::is_yo_net(&magic) {
+        let file = crate::yo::file::load(path).map_err(|e| TrainError::YoNet(path.to_path_buf(), e))?;
+        FloatNet::dequantize_yo(&file.params).ok_or(TrainError::Untrainable(path.to_path_buf(), file.params.shape))
     } else {
         let q = netfile::load(path).map_err(|e| TrainError::NetFile(path.to_path_buf(), e))?;
         Ok(FloatNet::dequantize(&q))
+    }
+}
+
+/// Writes the quantised net `q` to `path` in its format: `.knn` (`nnue::netfile`) or
+/// YaneuraOu's `nn.bin` (`yo::file::save`).
+pub fn save_net(q: &QuantModel, path: &Path) -> Result<(), TrainError> {
+    match q {
+        QuantModel::Knn(q) => netfile::save(q, path).map_err(|e| TrainError::NetFile(path.to_path_buf(), e)),
+        QuantModel::Yo(p) => crate::yo::file::save(p, path).map_err(|e| TrainError::Io(path.to_path_buf(), e)),
     }
 }
 
@@ -555,7 +684,8 @@ pub fn run(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<Trai
 fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<TrainReport, TrainError> {
     let t0 = Instant::now();
     let holdout = data::Holdout { fraction: cfg.val_fraction, seed: cfg.seed };
-    let (train, val, stats) = data::load(&cfg.data, &cfg.filter, cfg.limit, &holdout).map_err(TrainError::Data)?;
+    let (train, val, stats) =
+        data::load(&cfg.data, cfg.arch, &cfg.filter, cfg.limit, &holdout).map_err(TrainError::Data)?;
     log(&format!("data: {stats} ({:.1} s)", t0.elapsed().as_secs_f64()));
     if train.is_empty() {
         return Err(TrainError::NoData);
@@ -567,9 +697,18 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
          result loss {:.4} at K",
         result_loss(&train, fitted)
     ));
+    // A starting net or checkpoint must be of the architecture the samples were made for.
+    let same_arch = |p: &Path, found: Arch| {
+        if found == cfg.arch {
+            Ok(())
+        } else {
+            Err(TrainError::ArchMismatch(p.to_path_buf(), found, cfg.arch))
+        }
+    };
     let mut trainer = match &cfg.resume {
         Some(p) => {
             let t = load_checkpoint(p)?;
+            same_arch(p, t.arch())?;
             log(&format!("resumed {} after epoch {} (K = {:.1})", p.display(), t.epoch, t.scale));
             t
         }
@@ -577,29 +716,47 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
             let net = match &cfg.init {
                 Some(p) => {
                     log(&format!("initial weights from {}", p.display()));
-                    load_init(p)?
+                    let net = load_init(p)?;
+                    same_arch(p, net.arch)?;
+                    net
                 }
-                None => FloatNet::random(&mut Rng::new(cfg.seed)),
+                None => FloatNet::random_for(cfg.arch, &mut Rng::new(cfg.seed)),
             };
             Trainer::new(net, cfg.scale.unwrap_or(fitted), cfg.lambda)
         }
     };
+    log(&format!(
+        "architecture {} ({} first-layer rows, factor period {}, {}x2-{}-{}{}), written as {}",
+        cfg.arch,
+        cfg.arch.inputs(),
+        cfg.arch.factor_period(),
+        cfg.arch.l1(),
+        cfg.arch.l2(),
+        cfg.arch.l3(),
+        if cfg.arch.has_psqt() { " + PSQT" } else { "" },
+        match cfg.arch.format() {
+            NetFormat::Knn => "a Kaname .knn net",
+            NetFormat::YoBin => "a YaneuraOu nn.bin (FV_SCALE 16)",
+        }
+    ));
     if let Some(k) = cfg.scale {
         trainer.scale = k;
     }
     trainer.adam.weight_decay = cfg.weight_decay;
     log(&format!(
-        "target: lambda {} x sigmoid(score / {:.1}) + result; validation target entropy {:.5}",
+        "target: lambda {} x sigmoid(score / {:.1}) + result; validation target entropy {:.5}, \
+         best constant prediction {:.5}",
         trainer.lambda,
         trainer.scale,
-        trainer.target_entropy(&val)
+        trainer.target_entropy(&val),
+        trainer.constant_loss(&val)
     ));
     // The starting net as the engine would run it: checked below, and written out when there
     // is nothing to train.
-    let start = trainer.export(&train);
+    let start = trainer.export_model(&train);
     if !val.is_empty() {
         let check = trainer.quant_loss(&start, &val);
-        let rounded = trainer.quant_loss(&trainer.net.quantize(), &val);
+        let rounded = trainer.quant_loss(&trainer.net.to_model(), &val);
         log(&format!(
             "epoch {} validation loss {:.5} (quantised {:.5}, |eval error| mean {:.1} max {:.1}, offset {:+.1}; \
              rounded only: {:.5}, |eval error| mean {:.1}, offset {:+.1}); \
@@ -622,7 +779,7 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
             .to_string()];
     let mut epochs = Vec::new();
     if trainer.epoch >= cfg.epochs && (cfg.init.is_some() || cfg.resume.is_some()) {
-        netfile::save(&start, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
+        save_net(&start, &cfg.out)?;
         log(&format!("no epoch to run: the starting net re-exported to {}", cfg.out.display()));
     }
     while trainer.epoch < cfg.epochs {
@@ -633,7 +790,7 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
         let train_loss = trainer.train_epoch(&train, cfg.batch, lr, cfg.seed, &bar);
         let seconds = start.elapsed().as_secs_f64();
         bar.finish_and_clear();
-        let q = trainer.export(&train);
+        let q = trainer.export_model(&train);
         let val_loss = trainer.loss(&val);
         let check = trainer.quant_loss(&q, &val);
         let e = EpochStats {
@@ -672,7 +829,7 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
             e.positions_per_second
         ));
         // The net file keeps the epoch with the best quantised validation loss (later epochs
-        // may overfit); `<out>.last.knn` is always the latest.
+        // may overfit); `last_path` is always the latest.
         let best = val.is_empty() || epochs.iter().all(|b: &EpochStats| e.val_loss_quant < b.val_loss_quant);
         epochs.push(e);
         if best {
@@ -683,9 +840,10 @@ fn run_in_pool(cfg: &TrainConfig, log: &mut (dyn FnMut(&str) + Send)) -> Result<
     Ok(TrainReport { stats, sizes: (train.len(), val.len()), scale: trainer.scale, epochs })
 }
 
-/// The path of the latest epoch's net: `<out>.last.knn`.
-pub fn last_path(out: &Path) -> PathBuf {
-    out.with_extension("last.knn")
+/// The path of the latest epoch's net: `<out>.last.knn`, or `<out>.last.bin` for a
+/// YaneuraOu architecture (`nn.bin` -> `nn.last.bin`).
+pub fn last_path(out: &Path, arch: Arch) -> PathBuf {
+    out.with_extension(format!("last.{}", arch.extension()))
 }
 
 /// Writes the nets (the best one if `best`), the loss curve and (if asked) a checkpoint after
@@ -693,15 +851,14 @@ pub fn last_path(out: &Path) -> PathBuf {
 fn write_outputs(
     cfg: &TrainConfig,
     t: &Trainer,
-    q: &QuantNet,
+    q: &QuantModel,
     best: bool,
     csv: &Path,
     rows: &[String],
 ) -> Result<(), TrainError> {
-    let last = last_path(&cfg.out);
-    netfile::save(q, &last).map_err(|e| TrainError::NetFile(last.clone(), e))?;
+    save_net(q, &last_path(&cfg.out, cfg.arch))?;
     if best {
-        netfile::save(q, &cfg.out).map_err(|e| TrainError::NetFile(cfg.out.clone(), e))?;
+        save_net(q, &cfg.out)?;
     }
     std::fs::write(csv, rows.join("\n") + "\n").map_err(|e| TrainError::Io(csv.to_path_buf(), e))?;
     if let Some(dir) = &cfg.checkpoint_dir {
@@ -719,7 +876,7 @@ mod tests {
 
     /// Positions from random playouts, labelled with the material balance (side to move's
     /// view) and a result that agrees with its sign: a label a net can learn quickly.
-    fn material_samples(n: usize, seed: u64) -> Vec<Sample> {
+    fn material_positions(n: usize, seed: u64) -> Vec<(Position, i16, i8)> {
         let mut rng = Rng::new(seed);
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
@@ -738,12 +895,20 @@ mod tests {
                 let black = crate::material(&pos);
                 let v = if pos.side_to_move() == Color::Black { black } else { -black };
                 let v = v.clamp(-3000, 3000);
-                if let Some(s) = Sample::new(&pos, v as i16, v.signum() as i8) {
-                    out.push(s);
-                }
+                out.push((pos.clone(), v as i16, v.signum() as i8));
             }
         }
         out
+    }
+
+    /// `material_positions` as samples for `arch` (every playout position holds all 40 pieces).
+    fn material_samples_for(arch: Arch, n: usize, seed: u64) -> Vec<Sample> {
+        material_positions(n, seed).iter().map(|(pos, v, r)| Sample::for_arch(arch, pos, *v, *r).unwrap()).collect()
+    }
+
+    /// `material_positions` as samples for Kaname's net.
+    fn material_samples(n: usize, seed: u64) -> Vec<Sample> {
+        material_samples_for(Arch::HalfKB9, n, seed)
     }
 
     fn quiet_bar() -> ProgressBar {
@@ -909,10 +1074,173 @@ mod tests {
             .map(|_| {
                 let score = (rng.next_f32() * 3000.0 - 1500.0) as i16;
                 let win = rng.next_f32() < sigmoid(score as f32 / 450.0);
-                Sample { stm: base.stm, nstm: base.nstm, score, result: if win { 1 } else { -1 } }
+                Sample { stm: base.stm, nstm: base.nstm, kings: base.kings, score, result: if win { 1 } else { -1 } }
             })
             .collect();
         let k = fit_scale(&samples);
         assert!((k - 450.0).abs() < 30.0, "fitted K {k}");
+    }
+
+    /// The HalfKP trainer's gradients agree with finite differences too (the factor, the
+    /// rows of `1548 * king + BonaPiece`, the output layer of its own scale).
+    #[test]
+    fn halfkp_gradient_matches_finite_differences() {
+        let arch = Arch::HALFKP_256;
+        let samples = material_samples_for(arch, 8, 11);
+        let mut net = FloatNet::random_for(arch, &mut Rng::new(6));
+        net.factor.iter_mut().enumerate().for_each(|(i, x)| *x = ((i % 7) as f32 - 3.0) * 0.01);
+        let (scale, lambda) = (400.0, 0.75);
+        let loss = |net: &FloatNet| -> f64 {
+            let mut act = Activations::new(arch);
+            samples.iter().map(|s| cross_entropy(net.forward(s, &mut act), target(s, scale, lambda)) as f64).sum()
+        };
+        let mut w = Worker::for_arch(arch);
+        w.accumulate(&net, &samples, scale, lambda);
+        let (s, p) = (&samples[0], 1);
+        let bp = s.nstm[3] as usize;
+        let row = s.kings[p] as usize * 1548 + bp;
+        let l1 = arch.l1();
+        // In each tensor the entry of the largest gradient (in the first layer, within the row
+        // of one active feature and its factor row), so that no probe checks a zero.
+        let largest = |t: usize, range: std::ops::Range<usize>| {
+            let g = &w.grad.tensors()[t][range.clone()];
+            range.start + (0..g.len()).max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs())).unwrap()
+        };
+        let mut probes = vec![(0, largest(0, row * l1..(row + 1) * l1)), (1, largest(1, bp * l1..(bp + 1) * l1))];
+        probes.extend((2..9).map(|t| (t, largest(t, 0..w.grad.tensors()[t].len()))));
+        for (tensor, i) in probes {
+            let analytic = w.grad.tensors()[tensor][i] as f64;
+            assert!(analytic != 0.0, "tensor {tensor} index {i} has a gradient to check");
+            // Moved in place and put back: copying the 128 MB net per probe is slow.
+            let h = 1e-3f32;
+            let x = net.tensors()[tensor][i];
+            net.tensors_mut()[tensor][i] = x + h;
+            let plus = loss(&net);
+            net.tensors_mut()[tensor][i] = x - h;
+            let minus = loss(&net);
+            net.tensors_mut()[tensor][i] = x;
+            let numeric = (plus - minus) / (2.0 * h as f64);
+            assert!(
+                (analytic - numeric).abs() <= 0.02 * numeric.abs().max(analytic.abs()) + 2e-3,
+                "tensor {tensor} index {i}: analytic {analytic} numeric {numeric}"
+            );
+        }
+    }
+
+    /// A HalfKP net trained a few hundred steps, exported and written as `nn.bin`, reads back
+    /// unchanged, and YaneuraOu's evaluation of it (`YoNet::evaluate_full` at FV_SCALE 16) is
+    /// the trainer's integer forward pass on every position, and close to the float net.
+    #[test]
+    fn halfkp_export_is_what_yaneuraou_evaluates() {
+        use crate::yo::network::to_value;
+        let arch = Arch::HALFKP_256;
+        let recs = material_positions(4000, 31);
+        let samples: Vec<Sample> =
+            recs.iter().map(|(pos, v, r)| Sample::for_arch(arch, pos, *v, *r).unwrap()).collect();
+        let (train, val) = data::split(samples, 0.1, 1);
+        let mut t = Trainer::new(FloatNet::random_for(arch, &mut Rng::new(4)), 400.0, 0.75);
+        let before = t.loss(&val);
+        // 3,600 positions in batches of 32, twice: 226 steps.
+        for _ in 0..2 {
+            t.train_epoch(&train, 32, 1e-3, 3, &quiet_bar());
+        }
+        let after = t.loss(&val);
+        assert!(after < before - 0.01, "validation loss {before} -> {after}");
+        let exported = t.export_model(&train);
+        let QuantModel::Yo(params) = &exported else { panic!("a HalfKP net exports as nn.bin") };
+        let check = t.quant_loss(params, &val);
+        eprintln!("validation loss {before:.4} -> {after:.4}, quantised {:.4}, {check:?}", check.loss);
+        assert!(check.mean_eval_error < 30.0 && (check.loss - after).abs() < 0.01, "{check:?}");
+        let dir = std::env::temp_dir().join(format!("kaname-yo-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("nn.bin");
+        save_net(&exported, &path).unwrap();
+        let file = crate::yo::file::load(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(file.warnings.is_empty(), "{:?}", file.warnings);
+        assert_eq!(&file.params, params);
+        let net = crate::yo::YoNet::new(file.params);
+        let mut values = Vec::new();
+        for (pos, _, _) in recs.iter().step_by(3) {
+            let s = Sample::for_arch(arch, pos, 0, 0).unwrap();
+            let want = to_value(quant_forward(params, &s), arch::FV_SCALE);
+            assert_eq!(net.evaluate_full(pos, arch::FV_SCALE), want, "{}", pos.to_sfen());
+            values.push(want);
+        }
+        // The net learned material, so its values spread: the comparison is not of constants.
+        values.sort();
+        let spread = values[values.len() * 9 / 10] - values[values.len() / 10];
+        assert!(spread > 100, "values from {} to {}", values[0], values[values.len() - 1]);
+    }
+
+    /// `run` with a HalfKP architecture writes `nn.bin` files (the best and `.last.bin`),
+    /// the loss curve and a checkpoint that remembers the architecture; resuming it repeats
+    /// an uninterrupted run byte for byte; a checkpoint or net of another architecture is
+    /// refused.
+    #[test]
+    fn halfkp_run_writes_nn_bin_and_resumes() {
+        let dir = std::env::temp_dir().join(format!("kaname-yo-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.psv");
+        let mut bytes = Vec::new();
+        for (pos, v, r) in material_positions(3000, 33) {
+            let rec = engine::PackedSfenValue {
+                sfen: engine::pack(&pos).unwrap(),
+                score: v,
+                move16: 0,
+                game_ply: 1,
+                game_result: r,
+                padding: 0,
+            };
+            bytes.extend_from_slice(&rec.to_bytes());
+        }
+        std::fs::write(&data, &bytes).unwrap();
+        let cfg = |out: &str, epochs: usize| TrainConfig {
+            arch: Arch::HALFKP_256,
+            data: vec![data.clone()],
+            out: dir.join(out),
+            epochs,
+            batch: 64,
+            lr: 1e-3,
+            threads: 2,
+            val_fraction: 0.1,
+            progress: false,
+            ..TrainConfig::default()
+        };
+        let mut quiet = |_: &str| {};
+        // One epoch with a checkpoint, then a second one resumed from it.
+        let first = TrainConfig { checkpoint_dir: Some(dir.join("ck")), ..cfg("a.bin", 1) };
+        let r = run(&first, &mut quiet).unwrap();
+        assert_eq!(r.epochs.len(), 1);
+        let ckpt = dir.join("ck").join("epoch-1.ckpt");
+        assert_eq!(load_checkpoint(&ckpt).unwrap().arch(), Arch::HALFKP_256);
+        let resumed = TrainConfig { resume: Some(ckpt.clone()), ..cfg("a.bin", 2) };
+        run(&resumed, &mut quiet).unwrap();
+        let straight = run(&cfg("b.bin", 2), &mut quiet).unwrap();
+        assert!(straight.epochs[1].val_loss < straight.epochs[0].val_loss + 0.05, "{:?}", straight.epochs);
+        let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+        assert!(read("a.last.bin") == read("b.last.bin"), "resumed and uninterrupted runs differ");
+        for name in ["a.bin", "b.bin", "b.last.bin"] {
+            let f = crate::yo::file::load(dir.join(name)).unwrap();
+            assert_eq!((f.params.shape, f.warnings.len()), (crate::yo::Shape::HALFKP_256, 0), "{name}");
+        }
+        assert!(String::from_utf8(read("b.csv")).unwrap().lines().count() == 3);
+        // A YaneuraOu net is a starting point of its own architecture only.
+        assert_eq!(load_init(&dir.join("b.bin")).unwrap().arch, Arch::HALFKP_256);
+        let wrong = TrainConfig { arch: Arch::HalfKB9, init: Some(dir.join("b.bin")), ..cfg("c.knn", 0) };
+        assert!(matches!(run(&wrong, &mut quiet), Err(TrainError::ArchMismatch(..))));
+        let wrong = TrainConfig { arch: Arch::HalfKB9, resume: Some(ckpt), ..cfg("c.knn", 2) };
+        assert!(matches!(run(&wrong, &mut quiet), Err(TrainError::ArchMismatch(..))));
+        // --epochs 0 re-exports a starting nn.bin: quantising its dequantised weights gives
+        // back the same integers, the biases moved by the calibration at most.
+        let again = TrainConfig { init: Some(dir.join("b.bin")), ..cfg("c.bin", 0) };
+        run(&again, &mut quiet).unwrap();
+        let (b, c) =
+            (crate::yo::file::load(dir.join("b.bin")).unwrap(), crate::yo::file::load(dir.join("c.bin")).unwrap());
+        assert!(b.params.ft_weights == c.params.ft_weights && b.params.ft_biases == c.params.ft_biases);
+        for (x, y) in b.params.dense.iter().zip(&c.params.dense) {
+            assert_eq!(x.weights, y.weights);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

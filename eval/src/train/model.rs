@@ -1,29 +1,40 @@
 //! The float network trained in place of the quantised one: the same architecture
-//! (`nnue` module doc), plus a king-bucket-independent factor table added to every bucket's
+//! (`nnue` module doc, or a YaneuraOu shape's, `yo` module doc; `Arch` says which), plus a
+//! factor table shared by every king bucket (Kaname) or king square (HalfKP), added to every
 //! first-layer row during training and folded into the rows on export. Forward and backward
-//! passes, quantisation to a `QuantNet` and back, and the integer forward that checks the
-//! exported net.
+//! passes, quantisation to a `QuantNet` or a YaneuraOu `Params` and back, and the integer
+//! forward that checks the exported net.
+//!
+//! The widths come from the `Arch` at run time; buffers are sized once per thread
+//! (`Activations`), so the passes allocate nothing per position.
 
+use super::arch::{Arch, MAX_L2, MAX_L3};
 use super::data::{Rng, Sample};
-use crate::nnue::features::{FEATURES_PER_BUCKET, NUM_FEATURES};
-use crate::nnue::{QuantNet, L1, L2, L3, OUTPUT_SCALE, QA, QB, WEIGHT_SHIFT};
+use crate::nnue::features::ACTIVE_FEATURES;
+use crate::nnue::{QuantNet, OUTPUT_SCALE, QA, QB, WEIGHT_SHIFT};
+use crate::yo::file::{Block, Dense, Params, BLOCK};
+use rayon::prelude::*;
 
-/// Largest |weight| of a dense layer: the int8 range at scale `QB`.
+/// Largest |weight| of a hidden dense layer: the int8 range at scale `QB` (the output layer's
+/// is `Arch::out_clip`).
 pub const DENSE_CLIP: f32 = 127.0 / QB as f32;
 /// Largest |value| of a first-layer weight or of a factor weight. A folded weight (the sum)
-/// is then at most 3.0, 381 as an int16, and 40 active features plus a bias stay far inside
-/// the int16 accumulator (40 x 381 + 381 < 32767) whatever the position.
+/// is then at most 3.0, 381 as an int16, and 40 active features (HalfKP: 38) plus a bias
+/// stay far inside the int16 accumulator (40 x 381 + 381 < 32767) whatever the position.
 pub const L1_CLIP: f32 = 1.5;
 /// Largest |first-layer bias| (same reason).
 pub const L1_BIAS_CLIP: f32 = 3.0;
 
 /// The trainable parameters (and, with the same shapes, their gradients). Dense weights are
-/// stored output-major like `QuantNet`'s.
+/// stored output-major like `QuantNet`'s. Widths below are the architecture's (`Arch::l1`,
+/// `Arch::inputs`, ...).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
-    /// First-layer weights, `NUM_FEATURES * L1`, row `f` at `f * L1`.
+    /// The architecture: the shapes of the tensors below.
+    pub arch: Arch,
+    /// First-layer weights, `inputs * L1`, row `f` at `f * L1`.
     pub l1_w: Vec<f32>,
-    /// Factor weights shared by all king buckets, `FEATURES_PER_BUCKET * L1`.
+    /// Factor weights shared by all king buckets or squares, `factor_period * L1`.
     pub factor: Vec<f32>,
     /// First-layer biases, `L1`.
     pub l1_b: Vec<f32>,
@@ -39,39 +50,76 @@ pub struct FloatNet {
     pub out_w: Vec<f32>,
     /// Output bias, one value.
     pub out_b: Vec<f32>,
-    /// PSQT weights, `NUM_FEATURES` (in output logits).
+    /// PSQT weights, `inputs` (in output logits); empty without a PSQT term.
     pub psqt: Vec<f32>,
-    /// PSQT factor shared by all king buckets, `FEATURES_PER_BUCKET`.
+    /// PSQT factor shared by all king buckets, `factor_period`; empty without a PSQT term.
     pub psqt_factor: Vec<f32>,
 }
 
-/// The activations of one forward pass, kept for the backward pass.
+/// The activations of one forward pass, kept for the backward pass, and the backward pass's
+/// scratch. Sized for one architecture; `FloatNet::forward` resizes them for its own.
 #[derive(Clone, Debug)]
 pub struct Activations {
-    /// First-layer sums: side to move, then the other side.
-    pub acc: [[f32; L1]; 2],
-    /// Clipped first-layer outputs, side to move's first.
-    pub h: [f32; 2 * L1],
-    /// First dense layer sums.
-    pub z2: [f32; L2],
+    /// First-layer sums: side to move, then the other side (`L1` each).
+    pub acc: [Vec<f32>; 2],
+    /// Clipped first-layer outputs, side to move's first (`2 * L1`).
+    pub h: Vec<f32>,
+    /// First dense layer sums (`L2`).
+    pub z2: Vec<f32>,
     /// Its clipped outputs.
-    pub a2: [f32; L2],
-    /// Second dense layer sums.
-    pub z3: [f32; L3],
+    pub a2: Vec<f32>,
+    /// Second dense layer sums (`L3`).
+    pub z3: Vec<f32>,
     /// Its clipped outputs.
-    pub a3: [f32; L3],
+    pub a3: Vec<f32>,
+    /// First-layer rows of each perspective's active features (`Sample::rows`).
+    pub rows: [[u32; ACTIVE_FEATURES]; 2],
+    /// Their factor rows.
+    pub factor_rows: [[u32; ACTIVE_FEATURES]; 2],
+    /// The architecture the buffers are sized for.
+    arch: Arch,
+    // The backward pass's gradients with respect to the layers' sums and outputs, kept here
+    // so that it allocates nothing per position.
+    dz3: Vec<f32>,
+    dz2: Vec<f32>,
+    dh: Vec<f32>,
+    dacc: Vec<f32>,
+}
+
+impl Activations {
+    /// Buffers for `arch`.
+    pub fn new(arch: Arch) -> Activations {
+        let (l1, l2, l3) = (arch.l1(), arch.l2(), arch.l3());
+        Activations {
+            acc: [vec![0.0; l1], vec![0.0; l1]],
+            h: vec![0.0; 2 * l1],
+            z2: vec![0.0; l2],
+            a2: vec![0.0; l2],
+            z3: vec![0.0; l3],
+            a3: vec![0.0; l3],
+            rows: [[0; ACTIVE_FEATURES]; 2],
+            factor_rows: [[0; ACTIVE_FEATURES]; 2],
+            arch,
+            dz3: vec![0.0; l3],
+            dz2: vec![0.0; l2],
+            dh: vec![0.0; 2 * l1],
+            dacc: vec![0.0; l1],
+        }
+    }
+
+    /// Makes the buffers fit `arch`.
+    #[inline(always)]
+    fn fit(&mut self, arch: Arch) {
+        if self.arch != arch {
+            *self = Activations::new(arch);
+        }
+    }
 }
 
 impl Default for Activations {
+    /// Buffers for Kaname's net (any other architecture resizes them on first use).
     fn default() -> Self {
-        Activations {
-            acc: [[0.0; L1]; 2],
-            h: [0.0; 2 * L1],
-            z2: [0.0; L2],
-            a2: [0.0; L2],
-            z3: [0.0; L3],
-            a3: [0.0; L3],
-        }
+        Activations::new(Arch::HalfKB9)
     }
 }
 
@@ -96,33 +144,47 @@ fn dense(w: &[f32], b: &[f32], x: &[f32], out: &mut [f32]) {
 }
 
 impl FloatNet {
-    /// A net of zeros (the gradient accumulator's shape).
+    /// A net of Kaname's architecture of zeros (the gradient accumulator's shape).
     pub fn zeros() -> FloatNet {
+        FloatNet::zeros_for(Arch::HalfKB9)
+    }
+
+    /// A net of `arch` of zeros.
+    pub fn zeros_for(arch: Arch) -> FloatNet {
+        let (inputs, period, l1, l2, l3) = (arch.inputs(), arch.factor_period(), arch.l1(), arch.l2(), arch.l3());
+        let psqt = |n: usize| if arch.has_psqt() { vec![0.0; n] } else { Vec::new() };
         FloatNet {
-            l1_w: vec![0.0; NUM_FEATURES * L1],
-            factor: vec![0.0; FEATURES_PER_BUCKET * L1],
-            l1_b: vec![0.0; L1],
-            l2_w: vec![0.0; L2 * 2 * L1],
-            l2_b: vec![0.0; L2],
-            l3_w: vec![0.0; L3 * L2],
-            l3_b: vec![0.0; L3],
-            out_w: vec![0.0; L3],
+            arch,
+            l1_w: vec![0.0; inputs * l1],
+            factor: vec![0.0; period * l1],
+            l1_b: vec![0.0; l1],
+            l2_w: vec![0.0; l2 * 2 * l1],
+            l2_b: vec![0.0; l2],
+            l3_w: vec![0.0; l3 * l2],
+            l3_b: vec![0.0; l3],
+            out_w: vec![0.0; l3],
             out_b: vec![0.0; 1],
-            psqt: vec![0.0; NUM_FEATURES],
-            psqt_factor: vec![0.0; FEATURES_PER_BUCKET],
+            psqt: psqt(inputs),
+            psqt_factor: psqt(period),
         }
     }
 
-    /// A freshly initialised net. First-layer weights are small so the 40-feature sums start
-    /// in the clipped ReLU's linear range around the bias 0.25 (the factor starts at zero and
-    /// learns the shared part); dense weights are uniform in +-1/sqrt(fan-in).
+    /// A freshly initialised net of Kaname's architecture (`random_for`).
     pub fn random(rng: &mut Rng) -> FloatNet {
-        let mut n = FloatNet::zeros();
+        FloatNet::random_for(Arch::HalfKB9, rng)
+    }
+
+    /// A freshly initialised net of `arch`. First-layer weights are small so the 38-40
+    /// feature sums start in the clipped ReLU's linear range around the bias 0.25 (the factor
+    /// starts at zero and learns the shared part); dense weights are uniform in
+    /// +-1/sqrt(fan-in).
+    pub fn random_for(arch: Arch, rng: &mut Rng) -> FloatNet {
+        let mut n = FloatNet::zeros_for(arch);
         let mut fill = |v: &mut [f32], a: f32| v.iter_mut().for_each(|x| *x = (rng.next_f32() * 2.0 - 1.0) * a);
         fill(&mut n.l1_w, 0.05);
-        fill(&mut n.l2_w, 1.0 / ((2 * L1) as f32).sqrt());
-        fill(&mut n.l3_w, 1.0 / (L2 as f32).sqrt());
-        fill(&mut n.out_w, 1.0 / (L3 as f32).sqrt());
+        fill(&mut n.l2_w, 1.0 / ((2 * arch.l1()) as f32).sqrt());
+        fill(&mut n.l3_w, 1.0 / (arch.l2() as f32).sqrt());
+        fill(&mut n.out_w, 1.0 / (arch.l3() as f32).sqrt());
         n.l1_b.fill(0.25);
         n.l2_b.fill(0.1);
         n.l3_b.fill(0.1);
@@ -163,15 +225,15 @@ impl FloatNet {
         ]
     }
 
-    /// Adds the first-layer row of every feature (and its factor row) to `acc`.
+    /// The biases plus the first-layer row of every feature (and its factor row), into `acc`.
     #[inline(always)]
-    fn accumulate(&self, feats: &[u16], acc: &mut [f32; L1]) {
+    fn accumulate(&self, rows: &[u32], factor_rows: &[u32], acc: &mut [f32]) {
+        let l1 = acc.len();
         acc.copy_from_slice(&self.l1_b);
-        for &f in feats {
-            let f = f as usize;
-            let row = &self.l1_w[f * L1..(f + 1) * L1];
-            let fr = f % FEATURES_PER_BUCKET;
-            let frow = &self.factor[fr * L1..(fr + 1) * L1];
+        for (&f, &fr) in rows.iter().zip(factor_rows) {
+            let (f, fr) = (f as usize, fr as usize);
+            let row = &self.l1_w[f * l1..(f + 1) * l1];
+            let frow = &self.factor[fr * l1..(fr + 1) * l1];
             for ((a, w), v) in acc.iter_mut().zip(row).zip(frow) {
                 *a += w + v;
             }
@@ -179,11 +241,17 @@ impl FloatNet {
     }
 
     /// The output logit y of `s` (the evaluation is `y * OUTPUT_SCALE`), filling `act`.
+    /// `s` must have been made for this net's architecture.
     pub fn forward(&self, s: &Sample, act: &mut Activations) -> f32 {
-        self.accumulate(&s.stm, &mut act.acc[0]);
-        self.accumulate(&s.nstm, &mut act.acc[1]);
+        let arch = self.arch;
+        act.fit(arch);
+        let (n, l1) = (arch.active(), arch.l1());
+        for p in 0..2 {
+            s.rows(arch, p, &mut act.rows[p], &mut act.factor_rows[p]);
+            self.accumulate(&act.rows[p][..n], &act.factor_rows[p][..n], &mut act.acc[p]);
+        }
         for (p, acc) in act.acc.iter().enumerate() {
-            for (h, a) in act.h[p * L1..(p + 1) * L1].iter_mut().zip(acc) {
+            for (h, a) in act.h[p * l1..(p + 1) * l1].iter_mut().zip(acc) {
                 *h = a.clamp(0.0, 1.0);
             }
         }
@@ -195,73 +263,87 @@ impl FloatNet {
         for (a, z) in act.a3.iter_mut().zip(&act.z3) {
             *a = z.clamp(0.0, 1.0);
         }
-        let psqt = (self.psqt_sum(&s.stm) - self.psqt_sum(&s.nstm)) / 2.0;
+        let psqt = if arch.has_psqt() {
+            let sum = |p: usize| self.psqt_sum(&act.rows[p][..n], &act.factor_rows[p][..n]);
+            (sum(0) - sum(1)) / 2.0
+        } else {
+            0.0
+        };
         self.out_b[0] + self.out_w.iter().zip(&act.a3).map(|(w, a)| w * a).sum::<f32>() + psqt
     }
 
     /// One perspective's PSQT sum (with the factor).
     #[inline(always)]
-    fn psqt_sum(&self, feats: &[u16]) -> f32 {
-        feats.iter().map(|&f| self.psqt[f as usize] + self.psqt_factor[f as usize % FEATURES_PER_BUCKET]).sum()
+    fn psqt_sum(&self, rows: &[u32], factor_rows: &[u32]) -> f32 {
+        rows.iter().zip(factor_rows).map(|(&f, &fr)| self.psqt[f as usize] + self.psqt_factor[fr as usize]).sum()
     }
 
     /// Adds the gradient of the loss for `s` (whose derivative with respect to the output is
-    /// `dy`) to `g`; first-layer rows touched are recorded in `touched`.
-    pub fn backward(&self, s: &Sample, act: &Activations, dy: f32, g: &mut FloatNet, touched: &mut Touched) {
+    /// `dy`) to `g`, from the activations of `forward(s, act)`; first-layer rows touched are
+    /// recorded in `touched`.
+    pub fn backward(&self, s: &Sample, act: &mut Activations, dy: f32, g: &mut FloatNet, touched: &mut Touched) {
+        let arch = self.arch;
+        // The rows come from `act`, where `forward` put them; they must be `s`'s.
+        debug_assert!((0..2).all(|p| {
+            let (mut rows, mut factor_rows) = ([0; ACTIVE_FEATURES], [0; ACTIVE_FEATURES]);
+            s.rows(arch, p, &mut rows, &mut factor_rows);
+            rows[..arch.active()] == act.rows[p][..arch.active()]
+        }));
+        let (n, l1, l2) = (arch.active(), arch.l1(), arch.l2());
+        let Activations { acc, h, z2, a2, z3, a3, rows, factor_rows, dz3, dz2, dh, dacc, .. } = act;
         g.out_b[0] += dy;
-        for (feats, sign) in [(&s.stm, 0.5f32), (&s.nstm, -0.5)] {
-            for &f in feats.iter() {
-                g.psqt[f as usize] += sign * dy;
-                g.psqt_factor[f as usize % FEATURES_PER_BUCKET] += sign * dy;
+        if arch.has_psqt() {
+            for (p, sign) in [(0, 0.5f32), (1, -0.5)] {
+                for (&f, &fr) in rows[p][..n].iter().zip(&factor_rows[p][..n]) {
+                    g.psqt[f as usize] += sign * dy;
+                    g.psqt_factor[fr as usize] += sign * dy;
+                }
             }
         }
-        let mut dz3 = [0.0f32; L3];
         for (i, d) in dz3.iter_mut().enumerate() {
-            g.out_w[i] += dy * act.a3[i];
-            *d = dy * self.out_w[i] * pass(act.z3[i]);
+            g.out_w[i] += dy * a3[i];
+            *d = dy * self.out_w[i] * pass(z3[i]);
         }
-        let mut dz2 = [0.0f32; L2];
+        dz2.fill(0.0);
         for (o, &d) in dz3.iter().enumerate() {
             if d == 0.0 {
                 continue;
             }
             g.l3_b[o] += d;
-            let row = &self.l3_w[o * L2..(o + 1) * L2];
-            for (i, gw) in g.l3_w[o * L2..(o + 1) * L2].iter_mut().enumerate() {
-                *gw += d * act.a2[i];
-                dz2[i] += d * row[i];
+            let row = &self.l3_w[o * l2..(o + 1) * l2];
+            for (((gw, dz), &a), &w) in g.l3_w[o * l2..(o + 1) * l2].iter_mut().zip(dz2.iter_mut()).zip(&*a2).zip(row) {
+                *gw += d * a;
+                *dz += d * w;
             }
         }
-        let mut dh = [0.0f32; 2 * L1];
+        dh.fill(0.0);
         for (o, d) in dz2.iter_mut().enumerate() {
-            *d *= pass(act.z2[o]);
+            *d *= pass(z2[o]);
             if *d == 0.0 {
                 continue;
             }
             g.l2_b[o] += *d;
-            let row = &self.l2_w[o * 2 * L1..(o + 1) * 2 * L1];
-            let grow = &mut g.l2_w[o * 2 * L1..(o + 1) * 2 * L1];
-            for i in 0..2 * L1 {
-                grow[i] += *d * act.h[i];
-                dh[i] += *d * row[i];
+            let row = &self.l2_w[o * 2 * l1..(o + 1) * 2 * l1];
+            let grow = &mut g.l2_w[o * 2 * l1..(o + 1) * 2 * l1];
+            for (((gw, dhi), &x), &w) in grow.iter_mut().zip(dh.iter_mut()).zip(&*h).zip(row) {
+                *gw += *d * x;
+                *dhi += *d * w;
             }
         }
-        for (p, feats) in [&s.stm, &s.nstm].into_iter().enumerate() {
-            let mut dacc = [0.0f32; L1];
-            for j in 0..L1 {
-                dacc[j] = dh[p * L1 + j] * pass(act.acc[p][j]);
+        for p in 0..2 {
+            for ((da, &d), &a) in dacc.iter_mut().zip(&dh[p * l1..(p + 1) * l1]).zip(&acc[p]) {
+                *da = d * pass(a);
             }
-            for (b, d) in g.l1_b.iter_mut().zip(&dacc) {
+            for (b, d) in g.l1_b.iter_mut().zip(&*dacc) {
                 *b += d;
             }
-            for &f in feats.iter() {
-                let f = f as usize;
-                let fr = f % FEATURES_PER_BUCKET;
+            for (&f, &fr) in rows[p][..n].iter().zip(&factor_rows[p][..n]) {
+                let (f, fr) = (f as usize, fr as usize);
                 touched.mark(f, fr);
-                for (w, d) in g.l1_w[f * L1..(f + 1) * L1].iter_mut().zip(&dacc) {
+                for (w, d) in g.l1_w[f * l1..(f + 1) * l1].iter_mut().zip(&*dacc) {
                     *w += d;
                 }
-                for (w, d) in g.factor[fr * L1..(fr + 1) * L1].iter_mut().zip(&dacc) {
+                for (w, d) in g.factor[fr * l1..(fr + 1) * l1].iter_mut().zip(&*dacc) {
                     *w += d;
                 }
             }
@@ -270,29 +352,54 @@ impl FloatNet {
 
     /// Keeps every weight where the quantised net can hold it.
     pub fn clip(&mut self) {
-        let clamp = |v: &mut [f32], c: f32| v.iter_mut().for_each(|x| *x = x.clamp(-c, c));
         clamp(&mut self.l1_w, L1_CLIP);
         clamp(&mut self.factor, L1_CLIP);
+        self.clip_dense();
+    }
+
+    /// `clip` of the first-layer rows and factor rows in `touched` only, and of every
+    /// other tensor. After a step it is `clip` when the other rows are already clipped: a
+    /// lazy step leaves them as they were, and clamping HalfKP's 32 M first-layer weights
+    /// (128 MB) after every batch took a third of its training time.
+    pub fn clip_touched(&mut self, touched: &Touched) {
+        let l1 = self.arch.l1();
+        for &r in &touched.rows {
+            clamp(&mut self.l1_w[r as usize * l1..(r as usize + 1) * l1], L1_CLIP);
+        }
+        for &r in &touched.factor_rows {
+            clamp(&mut self.factor[r as usize * l1..(r as usize + 1) * l1], L1_CLIP);
+        }
+        self.clip_dense();
+    }
+
+    /// `clip` of everything but the first-layer weights and the factor.
+    fn clip_dense(&mut self) {
         clamp(&mut self.l1_b, L1_BIAS_CLIP);
         clamp(&mut self.l2_w, DENSE_CLIP);
         clamp(&mut self.l3_w, DENSE_CLIP);
-        clamp(&mut self.out_w, DENSE_CLIP);
+        clamp(&mut self.out_w, self.arch.out_clip());
     }
 
-    /// The quantised net: factor folded into every bucket's rows, values rounded to nearest
-    /// and clamped to their integer type (the scales are in the `nnue` module doc).
+    /// The first-layer weights with the factor folded into every row, rounded to int16 at
+    /// scale `QA`, into `out` (`inputs * L1`).
+    fn fold_l1(&self, out: &mut [i16]) {
+        let (l1, period) = (self.arch.l1(), self.arch.factor_period());
+        out.par_chunks_mut(l1).zip(self.l1_w.par_chunks(l1)).enumerate().for_each(|(f, (o, w))| {
+            let frow = &self.factor[(f % period) * l1..(f % period + 1) * l1];
+            for ((o, &w), &v) in o.iter_mut().zip(w).zip(frow) {
+                *o = i16q(w + v);
+            }
+        });
+    }
+
+    /// The quantised net of Kaname's architecture: factor folded into every bucket's rows,
+    /// values rounded to nearest and clamped to their integer type (the scales are in the
+    /// `nnue` module doc). Panics for another architecture (`to_model` takes any).
     pub fn quantize(&self) -> QuantNet {
-        let qa = QA as f32;
-        let qab = (QA * QB) as f32;
-        let i16q = |x: f32| (x * qa).round().clamp(-32767.0, 32767.0) as i16;
-        let i8q = |x: f32| (x * QB as f32).round().clamp(-127.0, 127.0) as i8;
-        let i32q = |x: f32| (x * qab).round().clamp(-2.0e9, 2.0e9) as i32;
-        let l1_weights = (0..NUM_FEATURES * L1)
-            .map(|k| {
-                let (f, j) = (k / L1, k % L1);
-                i16q(self.l1_w[k] + self.factor[(f % FEATURES_PER_BUCKET) * L1 + j])
-            })
-            .collect();
+        assert_eq!(self.arch, Arch::HalfKB9, "a .knn net is Kaname's architecture");
+        let period = self.arch.factor_period();
+        let mut l1_weights = vec![0i16; self.l1_w.len()];
+        self.fold_l1(&mut l1_weights);
         QuantNet {
             l1_bias: self.l1_b.iter().map(|&x| i16q(x)).collect(),
             l1_weights,
@@ -302,7 +409,51 @@ impl FloatNet {
             l3_weights: self.l3_w.iter().map(|&x| i8q(x)).collect(),
             out_bias: i32q(self.out_b[0]),
             out_weights: self.out_w.iter().map(|&x| i8q(x)).collect(),
-            psqt: (0..NUM_FEATURES).map(|f| i32q(self.psqt[f] + self.psqt_factor[f % FEATURES_PER_BUCKET])).collect(),
+            psqt: (0..self.psqt.len()).map(|f| i32q(self.psqt[f] + self.psqt_factor[f % period])).collect(),
+        }
+    }
+
+    /// The quantised net of a YaneuraOu architecture, as its `nn.bin` holds it: the factor
+    /// folded into every king square's rows, first-layer values x127 as int16, hidden weights
+    /// x64 as int8, hidden biases x(127 x 64) as int32, the output weights at
+    /// `Arch::out_weight_scale` and its bias at `Arch::out_scale` (so that YaneuraOu's value
+    /// at `FV_SCALE` 16 is the logit times `OUTPUT_SCALE`). Panics for Kaname's architecture.
+    pub fn quantize_yo(&self) -> Params {
+        let Arch::Yo(shape) = self.arch else { panic!("nn.bin holds YaneuraOu architectures only") };
+        let (l1, l2, l3) = (shape.l1, shape.l2, shape.l3);
+        let mut ft_weights = vec![Block([0; BLOCK]); self.l1_w.len() / BLOCK];
+        self.fold_l1(bytemuck::cast_slice_mut(&mut ft_weights));
+        let (ows, obs) = (self.arch.out_weight_scale(), self.arch.out_scale());
+        Params {
+            shape,
+            ft_biases: self.l1_b.iter().map(|&x| i16q(x)).collect(),
+            ft_weights,
+            dense: [
+                Dense {
+                    inputs: 2 * l1,
+                    biases: self.l2_b.iter().map(|&x| i32q(x)).collect(),
+                    weights: self.l2_w.iter().map(|&x| i8q(x)).collect(),
+                },
+                Dense {
+                    inputs: l2,
+                    biases: self.l3_b.iter().map(|&x| i32q(x)).collect(),
+                    weights: self.l3_w.iter().map(|&x| i8q(x)).collect(),
+                },
+                Dense {
+                    inputs: l3,
+                    biases: vec![(self.out_b[0] * obs).round().clamp(-2.0e9, 2.0e9) as i32],
+                    weights: self.out_w.iter().map(|&x| (x * ows).round().clamp(-127.0, 127.0) as i8).collect(),
+                },
+            ],
+        }
+    }
+
+    /// The quantised net in its architecture's format (rounded only: `Trainer::export_model`
+    /// also corrects the biases).
+    pub fn to_model(&self) -> QuantModel {
+        match self.arch {
+            Arch::HalfKB9 => QuantModel::Knn(self.quantize()),
+            Arch::Yo(_) => QuantModel::Yo(self.quantize_yo()),
         }
     }
 
@@ -312,8 +463,9 @@ impl FloatNet {
         let qb = QB as f32;
         let qab = (QA * QB) as f32;
         FloatNet {
+            arch: Arch::HalfKB9,
             l1_w: q.l1_weights.iter().map(|&x| x as f32 / qa).collect(),
-            factor: vec![0.0; FEATURES_PER_BUCKET * L1],
+            factor: vec![0.0; Arch::HalfKB9.factor_period() * Arch::HalfKB9.l1()],
             l1_b: q.l1_bias.iter().map(|&x| x as f32 / qa).collect(),
             l2_w: q.l2_weights.iter().map(|&x| x as f32 / qb).collect(),
             l2_b: q.l2_bias.iter().map(|&x| x as f32 / qab).collect(),
@@ -322,9 +474,57 @@ impl FloatNet {
             out_w: q.out_weights.iter().map(|&x| x as f32 / qb).collect(),
             out_b: vec![q.out_bias as f32 / qab],
             psqt: q.psqt.iter().map(|&x| x as f32 / qab).collect(),
-            psqt_factor: vec![0.0; FEATURES_PER_BUCKET],
+            psqt_factor: vec![0.0; Arch::HalfKB9.factor_period()],
         }
     }
+
+    /// The float net a YaneuraOu net stands for (factor zero), or `None` for a shape the
+    /// trainer does not learn (K-P). Training from it fine-tunes an existing `nn.bin`; its
+    /// weights are clipped to the trainer's ranges at the first step.
+    pub fn dequantize_yo(p: &Params) -> Option<FloatNet> {
+        let arch = Arch::yo(p.shape)?;
+        let (qa, qb, qab) = (QA as f32, QB as f32, (QA * QB) as f32);
+        let [d2, d3, out] = &p.dense;
+        let ft: &[i16] = bytemuck::cast_slice(&p.ft_weights);
+        Some(FloatNet {
+            arch,
+            l1_w: ft.iter().map(|&x| x as f32 / qa).collect(),
+            factor: vec![0.0; arch.factor_period() * arch.l1()],
+            l1_b: p.ft_biases.iter().map(|&x| x as f32 / qa).collect(),
+            l2_w: d2.weights.iter().map(|&x| x as f32 / qb).collect(),
+            l2_b: d2.biases.iter().map(|&x| x as f32 / qab).collect(),
+            l3_w: d3.weights.iter().map(|&x| x as f32 / qb).collect(),
+            l3_b: d3.biases.iter().map(|&x| x as f32 / qab).collect(),
+            out_w: out.weights.iter().map(|&x| x as f32 / arch.out_weight_scale()).collect(),
+            out_b: vec![out.biases[0] as f32 / arch.out_scale()],
+            psqt: Vec::new(),
+            psqt_factor: Vec::new(),
+        })
+    }
+}
+
+/// Every value of `v` into -c..=c.
+#[inline(always)]
+fn clamp(v: &mut [f32], c: f32) {
+    v.iter_mut().for_each(|x| *x = x.clamp(-c, c));
+}
+
+/// A first-layer value as int16 at scale `QA`.
+#[inline(always)]
+fn i16q(x: f32) -> i16 {
+    (x * QA as f32).round().clamp(-32767.0, 32767.0) as i16
+}
+
+/// A hidden weight as int8 at scale `QB`.
+#[inline(always)]
+fn i8q(x: f32) -> i8 {
+    (x * QB as f32).round().clamp(-127.0, 127.0) as i8
+}
+
+/// A hidden bias (Kaname: also the output bias and PSQT) as int32 at scale `QA * QB`.
+#[inline(always)]
+fn i32q(x: f32) -> i32 {
+    (x * (QA * QB) as f32).round().clamp(-2.0e9, 2.0e9) as i32
 }
 
 /// First-layer rows (and factor rows) a batch touched, so only they are summed, updated and
@@ -340,17 +540,23 @@ pub struct Touched {
 }
 
 impl Default for Touched {
+    /// For Kaname's architecture.
     fn default() -> Self {
-        Touched {
-            rows: Vec::new(),
-            factor_rows: Vec::new(),
-            seen: vec![false; NUM_FEATURES],
-            factor_seen: vec![false; FEATURES_PER_BUCKET],
-        }
+        Touched::new(Arch::HalfKB9)
     }
 }
 
 impl Touched {
+    /// Nothing touched yet, for the rows of `arch`.
+    pub fn new(arch: Arch) -> Touched {
+        Touched {
+            rows: Vec::new(),
+            factor_rows: Vec::new(),
+            seen: vec![false; arch.inputs()],
+            factor_seen: vec![false; arch.factor_period()],
+        }
+    }
+
     /// Records feature row `f` and factor row `fr`.
     #[inline(always)]
     pub fn mark(&mut self, f: usize, fr: usize) {
@@ -397,55 +603,175 @@ impl Touched {
     }
 }
 
+/// The integer parameters as the integer forward pass reads them, laid out alike for
+/// Kaname's `QuantNet` and YaneuraOu's `Params`.
+#[derive(Clone, Copy, Debug)]
+pub struct IntLayers<'a> {
+    /// First-layer biases, `L1`.
+    pub ft_biases: &'a [i16],
+    /// First-layer weights, row `f` at `f * L1`.
+    pub ft_weights: &'a [i16],
+    /// The dense layers, `2 * L1 -> L2`, `L2 -> L3`, `L3 -> 1`: biases and output-major
+    /// weights.
+    pub dense: [(&'a [i32], &'a [i8]); 3],
+    /// PSQT weights (empty without a PSQT term).
+    pub psqt: &'a [i32],
+}
+
+/// An integer net the trainer runs, checks and bias-corrects: Kaname's `QuantNet`, a
+/// YaneuraOu `Params`, or either (`QuantModel`).
+pub trait Quantised {
+    /// Its architecture.
+    fn arch(&self) -> Arch;
+    /// Its parameters.
+    fn layers(&self) -> IntLayers<'_>;
+    /// The biases of dense layer `i` (0 and 1 the hidden layers, 2 the output).
+    fn dense_biases_mut(&mut self, i: usize) -> &mut [i32];
+}
+
+impl Quantised for QuantNet {
+    fn arch(&self) -> Arch {
+        Arch::HalfKB9
+    }
+
+    fn layers(&self) -> IntLayers<'_> {
+        IntLayers {
+            ft_biases: &self.l1_bias,
+            ft_weights: &self.l1_weights,
+            dense: [
+                (&self.l2_bias, &self.l2_weights),
+                (&self.l3_bias, &self.l3_weights),
+                (std::slice::from_ref(&self.out_bias), &self.out_weights),
+            ],
+            psqt: &self.psqt,
+        }
+    }
+
+    fn dense_biases_mut(&mut self, i: usize) -> &mut [i32] {
+        match i {
+            0 => &mut self.l2_bias,
+            1 => &mut self.l3_bias,
+            _ => std::slice::from_mut(&mut self.out_bias),
+        }
+    }
+}
+
+impl Quantised for Params {
+    fn arch(&self) -> Arch {
+        Arch::Yo(self.shape)
+    }
+
+    fn layers(&self) -> IntLayers<'_> {
+        let [a, b, c] = &self.dense;
+        IntLayers {
+            ft_biases: &self.ft_biases,
+            ft_weights: bytemuck::cast_slice(&self.ft_weights),
+            dense: [(&a.biases, &a.weights), (&b.biases, &b.weights), (&c.biases, &c.weights)],
+            psqt: &[],
+        }
+    }
+
+    fn dense_biases_mut(&mut self, i: usize) -> &mut [i32] {
+        &mut self.dense[i.min(2)].biases
+    }
+}
+
+/// A quantised net in its architecture's format.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuantModel {
+    /// Kaname's net, written as `.knn`.
+    Knn(QuantNet),
+    /// A YaneuraOu net, written as `nn.bin`.
+    Yo(Params),
+}
+
+impl Quantised for QuantModel {
+    fn arch(&self) -> Arch {
+        match self {
+            QuantModel::Knn(q) => q.arch(),
+            QuantModel::Yo(p) => p.arch(),
+        }
+    }
+
+    fn layers(&self) -> IntLayers<'_> {
+        match self {
+            QuantModel::Knn(q) => q.layers(),
+            QuantModel::Yo(p) => p.layers(),
+        }
+    }
+
+    fn dense_biases_mut(&mut self, i: usize) -> &mut [i32] {
+        match self {
+            QuantModel::Knn(q) => q.dense_biases_mut(i),
+            QuantModel::Yo(p) => p.dense_biases_mut(i),
+        }
+    }
+}
+
 /// The quantised net's raw output for `s`, computed as the engine's integer inference is
-/// specified (`nnue` module doc): int16 sums clipped to 0..=127, dense layers shifted right
-/// by `WEIGHT_SHIFT` and clipped, output int32. The output logit is `raw / (QA * QB)` and the
-/// evaluation `raw * OUTPUT_SCALE / (QA * QB)`.
-pub fn quant_forward(q: &QuantNet, s: &Sample) -> i32 {
+/// specified (`nnue` module doc; YaneuraOu's is the same arithmetic without the PSQT term):
+/// int16 sums clipped to 0..=127, dense layers shifted right by `WEIGHT_SHIFT` and clipped,
+/// output int32. The output logit is `raw / arch.out_scale()`; Kaname's evaluation is
+/// `raw * OUTPUT_SCALE / (QA * QB)`, YaneuraOu's value `raw / FV_SCALE`.
+pub fn quant_forward(q: &(impl Quantised + ?Sized), s: &Sample) -> i32 {
     quant_layers(q, s).out
 }
 
 /// The integer net's sums, layer by layer: what bias correction compares with the float net.
 #[derive(Clone, Copy, Debug)]
 pub struct QuantSums {
-    /// First dense layer sums (bias included, before `>> WEIGHT_SHIFT`).
-    pub s2: [i32; L2],
-    /// Second dense layer sums (likewise).
-    pub s3: [i32; L3],
-    /// The raw output (scale `QA * QB`).
+    /// First dense layer sums (bias included, before `>> WEIGHT_SHIFT`); the first `L2`.
+    pub s2: [i32; MAX_L2],
+    /// Second dense layer sums (likewise); the first `L3`.
+    pub s3: [i32; MAX_L3],
+    /// The raw output (scale `Arch::out_scale`).
     pub out: i32,
 }
 
 /// The integer forward pass, exactly as the engine computes it, keeping the dense sums.
-pub fn quant_layers(q: &QuantNet, s: &Sample) -> QuantSums {
-    let mut h = [0i32; 2 * L1];
-    for (p, feats) in [&s.stm, &s.nstm].into_iter().enumerate() {
-        let mut acc: Vec<i32> = q.l1_bias.iter().map(|&b| b as i32).collect();
-        for &f in feats.iter() {
-            let row = &q.l1_weights[f as usize * L1..(f as usize + 1) * L1];
+pub fn quant_layers(q: &(impl Quantised + ?Sized), s: &Sample) -> QuantSums {
+    let arch = q.arch();
+    let (n, l1, l2, l3) = (arch.active(), arch.l1(), arch.l2(), arch.l3());
+    let v = q.layers();
+    let mut h = vec![0i32; 2 * l1];
+    let (mut rows, mut factor_rows) = ([[0u32; ACTIVE_FEATURES]; 2], [[0u32; ACTIVE_FEATURES]; 2]);
+    for p in 0..2 {
+        s.rows(arch, p, &mut rows[p], &mut factor_rows[p]);
+        let mut acc: Vec<i32> = v.ft_biases.iter().map(|&b| b as i32).collect();
+        for &f in &rows[p][..n] {
+            let row = &v.ft_weights[f as usize * l1..(f as usize + 1) * l1];
             for (a, &w) in acc.iter_mut().zip(row) {
                 *a += w as i32;
             }
         }
-        for j in 0..L1 {
-            // The engine keeps int16 accumulators; the clipping of the weights keeps these
+        for j in 0..l1 {
+            // The engines keep int16 accumulators; the clipping of the weights keeps these
             // sums in range, which the debug assertion checks.
             debug_assert!(acc[j].abs() <= i16::MAX as i32);
-            h[p * L1 + j] = acc[j].clamp(0, QA);
+            h[p * l1 + j] = acc[j].clamp(0, QA);
         }
     }
-    fn layer<const N: usize>(w: &[i8], b: &[i32], x: &[i32]) -> [i32; N] {
+    fn layer(w: &[i8], b: &[i32], x: &[i32], out: &mut [i32]) {
         let n = x.len();
-        std::array::from_fn(|o| b[o] + w[o * n..(o + 1) * n].iter().zip(x).map(|(&w, &x)| w as i32 * x).sum::<i32>())
+        for (o, y) in out.iter_mut().enumerate() {
+            *y = b[o] + w[o * n..(o + 1) * n].iter().zip(x).map(|(&w, &x)| w as i32 * x).sum::<i32>();
+        }
     }
-    let act = |sum: i32| (sum >> WEIGHT_SHIFT).clamp(0, QA);
-    let s2: [i32; L2] = layer(&q.l2_weights, &q.l2_bias, &h);
-    let s3: [i32; L3] = layer(&q.l3_weights, &q.l3_bias, &s2.map(act));
-    let psqt = |feats: &[u16]| feats.iter().fold(0i32, |s, &f| s.wrapping_add(q.psqt[f as usize]));
-    // Half the difference, truncated toward zero, as the engine's `layers::to_units` does.
-    let half = psqt(&s.stm).wrapping_sub(psqt(&s.nstm)) / 2;
-    let out = q.out_bias + q.out_weights.iter().zip(s3.map(act)).map(|(&w, a)| w as i32 * a).sum::<i32>() + half;
-    QuantSums { s2, s3, out }
+    let act = |sum: &i32| (sum >> WEIGHT_SHIFT).clamp(0, QA);
+    let mut sums = QuantSums { s2: [0; MAX_L2], s3: [0; MAX_L3], out: 0 };
+    let [(b2, w2), (b3, w3), (bo, wo)] = v.dense;
+    layer(w2, b2, &h, &mut sums.s2[..l2]);
+    let a2: Vec<i32> = sums.s2[..l2].iter().map(act).collect();
+    layer(w3, b3, &a2, &mut sums.s3[..l3]);
+    let half = if v.psqt.is_empty() {
+        0
+    } else {
+        let psqt = |feats: &[u32]| feats.iter().fold(0i32, |s, &f| s.wrapping_add(v.psqt[f as usize]));
+        // Half the difference, truncated toward zero, as the engine's `layers::to_units` does.
+        psqt(&rows[0][..n]).wrapping_sub(psqt(&rows[1][..n])) / 2
+    };
+    sums.out = bo[0] + wo.iter().zip(sums.s3[..l3].iter().map(act)).map(|(&w, a)| w as i32 * a).sum::<i32>() + half;
+    sums
 }
 
 /// Bias correction after rounding (the idea of Nagel et al., "Data-Free Quantization", 2019).
@@ -455,52 +781,61 @@ pub fn quant_layers(q: &QuantNet, s: &Sample) -> QuantSums {
 /// learned, so positions a ply apart were judged on different scales), against about 20 units
 /// of noise per position. Layer by layer, in the order the integer net computes, each bias
 /// absorbs the mean difference between the float net's sums and the integer net's over
-/// `samples`, plus half a step on the dense layers so that their shift rounds instead of flooring.
-pub fn calibrate(q: &mut QuantNet, f: &FloatNet, samples: &[Sample]) {
+/// `samples`, plus half a step on the hidden layers so that their shift rounds instead of
+/// flooring. The same holds for YaneuraOu's arithmetic, whose output is then divided by
+/// `FV_SCALE` toward zero (at most one Kaname unit, and symmetric, so not corrected).
+pub fn calibrate(q: &mut (impl Quantised + ?Sized), f: &FloatNet, samples: &[Sample]) {
     if samples.is_empty() {
         return;
     }
-    let mut act = Activations::default();
+    let arch = f.arch;
+    assert_eq!(q.arch(), arch, "calibrating a net of another architecture");
+    let (l2, l3) = (arch.l2(), arch.l3());
+    let mut act = Activations::new(arch);
     // The float net's dense sums and output of each sample.
-    let float: Vec<([f32; L2], [f32; L3], f32)> = samples
+    let float: Vec<(Vec<f32>, Vec<f32>, f32)> = samples
         .iter()
         .map(|s| {
             let y = f.forward(s, &mut act);
-            (act.z2, act.z3, y)
+            (act.z2.clone(), act.z3.clone(), y)
         })
         .collect();
     let half_step = (1 << (WEIGHT_SHIFT - 1)) as f64;
-    let gap2 = mean_gap(q, samples, |i| float[i].0, |sums| sums.s2);
-    for (b, g) in q.l2_bias.iter_mut().zip(gap2) {
+    let qab = (QA * QB) as f64;
+    let gap2 = mean_gap(q, samples, qab, |i| float[i].0.clone(), |sums| sums.s2[..l2].to_vec());
+    for (b, g) in q.dense_biases_mut(0).iter_mut().zip(gap2) {
         *b += (g + half_step).round() as i32;
     }
-    let gap3 = mean_gap(q, samples, |i| float[i].1, |sums| sums.s3);
-    for (b, g) in q.l3_bias.iter_mut().zip(gap3) {
+    let gap3 = mean_gap(q, samples, qab, |i| float[i].1.clone(), |sums| sums.s3[..l3].to_vec());
+    for (b, g) in q.dense_biases_mut(1).iter_mut().zip(gap3) {
         *b += (g + half_step).round() as i32;
     }
-    let [gap_out] = mean_gap(q, samples, |i| [float[i].2], |sums| [sums.out]);
-    q.out_bias += gap_out.round() as i32;
+    let gap_out = mean_gap(q, samples, arch.out_scale() as f64, |i| vec![float[i].2], |sums| vec![sums.out]);
+    q.dense_biases_mut(2)[0] += gap_out[0].round() as i32;
 }
 
-/// The mean of (float sum at integer scale - integer sum) of `N` sums over `samples`: `float`
-/// gives sample `i`'s float sums, `int` picks the same sums out of the integer pass.
-fn mean_gap<const N: usize>(
-    q: &QuantNet,
+/// The mean of (float sum at integer scale `scale` - integer sum) of some sums over
+/// `samples`: `float` gives sample `i`'s float sums, `int` picks the same sums out of the
+/// integer pass.
+fn mean_gap(
+    q: &(impl Quantised + ?Sized),
     samples: &[Sample],
-    float: impl Fn(usize) -> [f32; N],
-    int: impl Fn(&QuantSums) -> [i32; N],
-) -> [f64; N] {
-    let qab = (QA * QB) as f64;
-    let mut gap = [0f64; N];
+    scale: f64,
+    float: impl Fn(usize) -> Vec<f32>,
+    int: impl Fn(&QuantSums) -> Vec<i32>,
+) -> Vec<f64> {
+    let mut gap: Vec<f64> = Vec::new();
     for (i, s) in samples.iter().enumerate() {
-        for ((g, f), x) in gap.iter_mut().zip(float(i)).zip(int(&quant_layers(q, s))) {
-            *g += f as f64 * qab - x as f64;
+        let (fl, it) = (float(i), int(&quant_layers(q, s)));
+        gap.resize(fl.len(), 0.0);
+        for ((g, f), x) in gap.iter_mut().zip(fl).zip(it) {
+            *g += f as f64 * scale - x as f64;
         }
     }
-    gap.map(|g| g / samples.len() as f64)
+    gap.iter().map(|g| g / samples.len() as f64).collect()
 }
 
-/// Kaname units of a raw quantised output.
+/// Kaname units of a raw quantised output of Kaname's net (`Arch::raw_to_eval` for any).
 pub fn raw_to_eval(raw: i32) -> f64 {
     raw as f64 * OUTPUT_SCALE as f64 / (QA * QB) as f64
 }
@@ -547,5 +882,53 @@ mod tests {
         let y = f.forward(&s, &mut Activations::default());
         let yq = quant_forward(&q, &s) as f32 / (QA * QB) as f32;
         assert!((y - yq).abs() < 0.05, "float {y} quantised {yq}");
+    }
+
+    /// The trainer's integer forward pass of a YaneuraOu net is YaneuraOu's evaluation
+    /// (`YoNet::evaluate_full`) on every position, over seeded random nets whose activations
+    /// use the whole 0..=127 range and whose hidden weights include -128 and 127.
+    #[test]
+    fn trainer_and_yaneuraou_compute_the_same_integers() {
+        use crate::yo::network::to_value;
+        use crate::yo::{random, Shape, YoNet};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/legal_moves.txt");
+        let text = std::fs::read_to_string(path).unwrap();
+        let small = Shape { l2: 8, l3: 96, ..Shape::HALFKP_256 };
+        for (shape, seed) in [(Shape::HALFKP_256, 5), (small, 6)] {
+            let p = random::params(shape, seed);
+            let net = YoNet::new(p.clone());
+            let mut n = 0;
+            for line in text.lines().filter(|l| !l.starts_with('#')).take(3000) {
+                let pos = engine::Position::from_sfen(line.split('\t').next().unwrap()).unwrap();
+                let Some(s) = Sample::for_arch(Arch::Yo(shape), &pos, 0, 0) else { continue };
+                for fv_scale in [16, 1] {
+                    let want = to_value(quant_forward(&p, &s), fv_scale);
+                    assert_eq!(net.evaluate_full(&pos, fv_scale), want, "{shape} {}", pos.to_sfen());
+                }
+                n += 1;
+            }
+            assert!(n > 200, "{n} positions with 40 pieces");
+        }
+    }
+
+    /// A HalfKP float net and its `nn.bin` integers agree within the rounding, and
+    /// dequantising and quantising again gives the same integers.
+    #[test]
+    fn halfkp_float_and_quantised_agree() {
+        let arch = Arch::HALFKP_256;
+        let mut f = FloatNet::random_for(arch, &mut Rng::new(3));
+        f.factor.iter_mut().enumerate().for_each(|(i, x)| *x = ((i % 5) as f32 - 2.0) * 0.02);
+        f.out_b[0] = 0.1;
+        f.clip();
+        let q = f.quantize_yo();
+        let s = Sample::for_arch(arch, &engine::Position::startpos(), 0, 0).unwrap();
+        let y = f.forward(&s, &mut Activations::new(arch));
+        let yq = quant_forward(&q, &s) as f32 / arch.out_scale();
+        assert!((y - yq).abs() < 0.02, "float {y} quantised {yq}");
+        assert_eq!(FloatNet::dequantize_yo(&q).unwrap().quantize_yo(), q);
+        // The output layer's scale: the largest weight allowed is 127 as an integer.
+        f.out_w[0] = 10.0;
+        f.clip();
+        assert_eq!(f.quantize_yo().dense[2].weights[0], 127);
     }
 }

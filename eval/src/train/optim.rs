@@ -1,10 +1,11 @@
 //! Adam, with the first layer updated lazily: only rows a batch touched are stepped (their
 //! moments included), so a step costs what the batch touched, not the 5.4 M first-layer
 //! weights. An untouched row's moments simply wait (TensorFlow's "LazyAdam"); with 40 of
-//! 2,344 features per bucket active, most rows are idle in any one batch.
+//! 2,344 features per bucket active (HalfKP: 38 of 1,548 per king square), most rows are idle
+//! in any one batch.
 
+use super::arch::Arch;
 use super::model::{FloatNet, Touched};
-use crate::nnue::L1;
 use rayon::prelude::*;
 
 /// Adam's hyper-parameters and moments for every tensor of a `FloatNet`.
@@ -28,10 +29,18 @@ pub struct Adam {
 }
 
 impl Default for Adam {
+    /// For Kaname's architecture.
     fn default() -> Self {
+        Adam::new(Arch::HalfKB9)
+    }
+}
+
+impl Adam {
+    /// A fresh optimiser for a net of `arch`.
+    pub fn new(arch: Arch) -> Adam {
         Adam {
-            m: FloatNet::zeros(),
-            v: FloatNet::zeros(),
+            m: FloatNet::zeros_for(arch),
+            v: FloatNet::zeros_for(arch),
             t: 0,
             beta1: 0.9,
             beta2: 0.999,
@@ -54,12 +63,15 @@ struct Hyper {
     decay: f32,
 }
 
-/// One Adam update of `w` from the gradient `g` (already averaged).
+/// One Adam update of `w` from the gradient sum `g` (averaged here: times `scale`).
 #[inline(always)]
-fn step_slice(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], h: Hyper) {
-    for i in 0..w.len() {
-        m[i] = h.b1 * m[i] + (1.0 - h.b1) * g[i];
-        v[i] = h.b2 * v[i] + (1.0 - h.b2) * g[i] * g[i];
+fn step_slice(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], scale: f32, h: Hyper) {
+    let n = w.len();
+    let (g, m, v) = (&g[..n], &mut m[..n], &mut v[..n]);
+    for i in 0..n {
+        let g = g[i] * scale;
+        m[i] = h.b1 * m[i] + (1.0 - h.b1) * g;
+        v[i] = h.b2 * v[i] + (1.0 - h.b2) * g * g;
         w[i] -= h.lr_t * m[i] / (v[i].sqrt() + h.eps) + h.decay * w[i];
     }
 }
@@ -76,21 +88,18 @@ impl Adam {
         let weights = Hyper { lr_t, b1, b2, eps, decay: lr * self.weight_decay };
         let biases = Hyper { decay: 0.0, ..weights };
         let scale = 1.0 / batch as f32;
+        let l1 = net.arch.l1();
         // Rows are disjoint, so the touched ones are stepped in parallel (this is most of a
         // step's cost with small batches).
         let sparse =
             |w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], touched: &(dyn Fn(usize) -> bool + Sync)| {
-                w.par_chunks_mut(L1)
-                    .zip(g.par_chunks(L1))
-                    .zip(m.par_chunks_mut(L1))
-                    .zip(v.par_chunks_mut(L1))
+                w.par_chunks_mut(l1)
+                    .zip(g.par_chunks(l1))
+                    .zip(m.par_chunks_mut(l1))
+                    .zip(v.par_chunks_mut(l1))
                     .enumerate()
                     .filter(|(r, _)| touched(*r))
-                    .for_each(|(_, (((w, g), m), v))| {
-                        let mut gs = [0.0f32; L1];
-                        gs.iter_mut().zip(g).for_each(|(a, b)| *a = b * scale);
-                        step_slice(w, &gs, m, v, weights);
-                    });
+                    .for_each(|(_, (((w, g), m), v))| step_slice(w, g, m, v, scale, weights));
             };
         sparse(&mut net.l1_w, &grad.l1_w, &mut self.m.l1_w, &mut self.v.l1_w, &|r| touched.row_touched(r));
         sparse(&mut net.factor, &grad.factor, &mut self.m.factor, &mut self.v.factor, &|r| {
@@ -100,10 +109,10 @@ impl Adam {
             net.tensors_mut().into_iter().zip(grad.tensors()).zip(self.m.tensors_mut()).zip(self.v.tensors_mut());
         // The first two tensors (first layer and factor) were stepped above.
         for (i, (((w, g), m), v)) in dense.enumerate().skip(2) {
-            let g: Vec<f32> = g.iter().map(|x| x * scale).collect();
             // Tensors 3, 5 and 7 are the dense weights (weight decay); 2, 4, 6 and 8 biases, and
-            // 9 and 10 the PSQT weights, which are piece values: no decay pulls them to 0.
-            step_slice(w, &g, m, v, if i % 2 == 1 && i < 9 { weights } else { biases });
+            // 9 and 10 the PSQT weights (empty without PSQT), which are piece values: no decay
+            // pulls them to 0.
+            step_slice(w, g, m, v, scale, if i % 2 == 1 && i < 9 { weights } else { biases });
         }
     }
 }

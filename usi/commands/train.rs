@@ -2,7 +2,7 @@
 
 use crate::args::{decimal, whole};
 use eval::train::data::Filter;
-use eval::train::{TrainConfig, TrainError};
+use eval::train::{Arch, TrainConfig, TrainError};
 use std::path::PathBuf;
 
 /// The trainer's defaults, shown in the help.
@@ -14,8 +14,10 @@ fn defaults() -> TrainConfig {
 ///
 /// Reads the training positions, fits the logistic scale of the scores (unless --scale is
 /// given), trains for --epochs epochs with Adam and writes the epoch with the best validation
-/// loss to --out (the latest epoch to OUT.last.knn, the loss curve to OUT.csv). Progress and
-/// results go to stderr; exit status 1 on failure, 2 on bad arguments or no data.
+/// loss to --out (the latest epoch to OUT.last.knn or OUT.last.bin, the loss curve to OUT.csv).
+/// With --arch halfkp_<L1>x2-<L2>-<L3> the net is a YaneuraOu HalfKP net written as nn.bin
+/// (FV_SCALE 16), which Kaname and YaneuraOu load. Progress and results go to stderr; exit
+/// status 1 on failure, 2 on bad arguments or no data.
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -26,6 +28,10 @@ pub struct Args {
     /// The net to write: the epoch with the best validation loss
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
+    /// The architecture: halfkb9 (Kaname's own, .knn) or a YaneuraOu HalfKP shape such as
+    /// halfkp_256x2-32-32 (nn.bin)
+    #[arg(long, value_name = "NAME", default_value = "halfkb9", value_parser = |s: &str| s.parse::<Arch>().map_err(|e| e.to_string()))]
+    pub arch: Arch,
     /// Epochs in total (0 measures the --init net and writes it to --out, quantised and
     /// bias-corrected)
     #[arg(long, value_name = "N", default_value_t = defaults().epochs, value_parser = whole::<usize>(0..=100_000))]
@@ -86,6 +92,7 @@ impl Args {
         TrainConfig {
             data: self.data.clone(),
             out: self.out.clone(),
+            arch: self.arch,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
@@ -147,6 +154,9 @@ mod tests {
         assert_eq!(c.init, Some(PathBuf::from("x.knn")));
         assert_eq!(c.weight_decay, 0.5);
         assert_eq!(c.checkpoint_dir, Some(PathBuf::from("ck")));
+        assert_eq!(c.arch, Arch::HalfKB9, "Kaname's own architecture by default");
+        let c = crate::args::parse::<Args>("--data a --out nn.bin --arch HalfKP_256x2-32-32").unwrap().config();
+        assert_eq!(c.arch, Arch::Yo(eval::yo::Shape::HALFKP_256));
     }
 
     #[test]
@@ -163,6 +173,9 @@ mod tests {
             "--data a --out n.knn --quiet-only yes",
             "--data a --out n.knn --init a --resume b",
             "--data a --out n.knn --epochs 1 2",
+            "--data a --out n.knn --arch kp_256x2-32-32",
+            "--data a --out n.knn --arch halfkp_128x2-32-32",
+            "--data a --out n.knn --arch",
         ] {
             assert!(crate::args::parse::<Args>(bad).is_err(), "{bad}");
         }

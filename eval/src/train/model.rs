@@ -12,7 +12,7 @@ use super::arch::{Arch, MAX_L2, MAX_L3};
 use super::data::{Rng, Sample};
 use crate::nnue::features::ACTIVE_FEATURES;
 use crate::nnue::{QuantNet, OUTPUT_SCALE, QA, QB, WEIGHT_SHIFT};
-use crate::yo::file::{Block, Dense, Params, BLOCK};
+use crate::yo::file::{Dense, FtWeights, Params, BLOCK};
 use rayon::prelude::*;
 
 /// Largest |weight| of a hidden dense layer: the int8 range at scale `QB` (the output layer's
@@ -421,8 +421,8 @@ impl FloatNet {
     pub fn quantize_yo(&self) -> Params {
         let Arch::Yo(shape) = self.arch else { panic!("nn.bin holds YaneuraOu architectures only") };
         let (l1, l2, l3) = (shape.l1, shape.l2, shape.l3);
-        let mut ft_weights = vec![Block([0; BLOCK]); self.l1_w.len() / BLOCK];
-        self.fold_l1(bytemuck::cast_slice_mut(&mut ft_weights));
+        let mut ft_weights = FtWeights::zeroed(self.l1_w.len() / BLOCK).expect("memory for the net's weights");
+        self.fold_l1(ft_weights.lanes_mut());
         let (ows, obs) = (self.arch.out_weight_scale(), self.arch.out_scale());
         Params {
             shape,
@@ -485,7 +485,7 @@ impl FloatNet {
         let arch = Arch::yo(p.shape)?;
         let (qa, qb, qab) = (QA as f32, QB as f32, (QA * QB) as f32);
         let [d2, d3, out] = &p.dense;
-        let ft: &[i16] = bytemuck::cast_slice(&p.ft_weights);
+        let ft: &[i16] = p.ft_weights.lanes();
         Some(FloatNet {
             arch,
             l1_w: ft.iter().map(|&x| x as f32 / qa).collect(),
@@ -665,7 +665,7 @@ impl Quantised for Params {
         let [a, b, c] = &self.dense;
         IntLayers {
             ft_biases: &self.ft_biases,
-            ft_weights: bytemuck::cast_slice(&self.ft_weights),
+            ft_weights: self.ft_weights.lanes(),
             dense: [(&a.biases, &a.weights), (&b.biases, &b.weights), (&c.biases, &c.weights)],
             psqt: &[],
         }

@@ -213,17 +213,43 @@ pub(crate) mod x86 {
                     let mut acc: [__m256i; R] =
                         std::array::from_fn(|r| unsafe { _mm256_loadu_si256(layer.biases.as_ptr().add(8 * r).cast()) });
                     let w = layer.chunked.as_ptr();
-                    for &k in chunks {
+                    let chunk = |k: u16| -> (__m256i, usize) {
                         let k = k as usize;
                         assert!(k < input.len() / 4);
                         // SAFETY: k < chunks of the input (asserted), so its 4 bytes are in
-                        // `input` and its 32 * R weight bytes, at (k * 8R) * 4, are in
-                        // `layer.chunked` (asserted length); unaligned reads.
-                        let x = _mm256_set1_epi32(unsafe { input.as_ptr().add(4 * k).cast::<i32>().read_unaligned() });
+                        // `input`; unaligned read.
+                        (_mm256_set1_epi32(unsafe { input.as_ptr().add(4 * k).cast::<i32>().read_unaligned() }), k)
+                    };
+                    // Two chunks at a time into two sets of sums (added at the end): twice the
+                    // independent additions in flight, so the loop is not bound by the latency
+                    // of one register's chain (`vpdpbusd` takes several cycles).
+                    let mut odd = [_mm256_setzero_si256(); R];
+                    let mut pairs = chunks.chunks_exact(2);
+                    for pair in &mut pairs {
+                        let ((x0, k0), (x1, k1)) = (chunk(pair[0]), chunk(pair[1]));
+                        for r in 0..R {
+                            // SAFETY: k < chunks of the input, so the 32 * R weight bytes at
+                            // (k * 8R) * 4 are in `layer.chunked` (asserted length); unaligned.
+                            let (y0, y1) = unsafe {
+                                (
+                                    _mm256_loadu_si256(w.add((k0 * R + r) * 32).cast()),
+                                    _mm256_loadu_si256(w.add((k1 * R + r) * 32).cast()),
+                                )
+                            };
+                            acc[r] = $dot4(acc[r], x0, y0);
+                            odd[r] = $dot4(odd[r], x1, y1);
+                        }
+                    }
+                    for &k in pairs.remainder() {
+                        let (x, k) = chunk(k);
                         for (r, a) in acc.iter_mut().enumerate() {
+                            // SAFETY: as above.
                             let y = unsafe { _mm256_loadu_si256(w.add((k * R + r) * 32).cast()) };
                             *a = $dot4(*a, x, y);
                         }
+                    }
+                    for (a, o) in acc.iter_mut().zip(odd) {
+                        *a = _mm256_add_epi32(*a, o);
                     }
                     let mut sums = [0i32; 96];
                     for (r, a) in acc.iter().enumerate() {

@@ -29,8 +29,25 @@ pub enum Simd {
 }
 
 impl Simd {
-    /// The fastest path this CPU runs.
+    /// The path to use: the fastest this CPU runs, or a slower one named by the environment
+    /// variable `KANAME_SIMD` (`portable`, `avx2`, `vnni`: to compare the paths, or to run the
+    /// portable code on a machine that has AVX2; a path the CPU lacks is not taken).
     pub fn detect() -> Simd {
+        let best = Simd::best();
+        let asked = std::env::var("KANAME_SIMD").ok().and_then(|v| match v.to_ascii_lowercase().as_str() {
+            "portable" => Some(Simd::Portable),
+            "avx2" => Some(Simd::Avx2),
+            "vnni" => Some(Simd::Vnni),
+            _ => None,
+        });
+        match asked {
+            Some(s) if (s as u8) <= (best as u8) => s,
+            _ => best,
+        }
+    }
+
+    /// The fastest path this CPU runs.
+    fn best() -> Simd {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("avxvnni") {
@@ -47,8 +64,8 @@ impl Simd {
     pub fn available(self) -> bool {
         match self {
             Simd::Portable => true,
-            Simd::Avx2 => Simd::detect() != Simd::Portable,
-            Simd::Vnni => Simd::detect() == Simd::Vnni,
+            Simd::Avx2 => Simd::best() != Simd::Portable,
+            Simd::Vnni => Simd::best() == Simd::Vnni,
         }
     }
 }
@@ -147,6 +164,37 @@ impl YoNet {
         let stm = pos.side_to_move();
         let (us, them) = (self.accumulate_full(pos, stm), self.accumulate_full(pos, !stm));
         to_value(layers::propagate_portable(self, &us, &them), fv_scale)
+    }
+
+    /// YaneuraOu's static value of `pos` computed from scratch on the fastest path (both
+    /// accumulators summed from the biases, no cache, then the dense layers): what YaneuraOu's
+    /// `compute_eval` does, for speed measurements (`evaluate_full` is the reference).
+    pub fn evaluate_fresh(&self, pos: &Position, fv_scale: i32) -> Value {
+        match self.shape.l1 {
+            256 => self.fresh::<256>(pos, fv_scale),
+            512 => self.fresh::<512>(pos, fv_scale),
+            768 => self.fresh::<768>(pos, fv_scale),
+            _ => self.fresh::<1024>(pos, fv_scale),
+        }
+    }
+
+    fn fresh<const L1: usize>(&self, pos: &Position, fv_scale: i32) -> Value {
+        let biases: &[i16; L1] = self.biases().try_into().expect("L1 biases");
+        let mut acc = [super::accumulator::Lanes([0i16; L1]); 2];
+        for (a, view) in acc.iter_mut().zip([pos.side_to_move(), !pos.side_to_move()]) {
+            let mut active = [0usize; 40];
+            let mut n = 0;
+            let mut push = |f: usize| {
+                active[n] = f;
+                n += 1;
+            };
+            match self.shape.features {
+                FeatureSet::HalfKP => features::HalfKP::for_each_active(pos, view, &mut push),
+                FeatureSet::KP => features::KP::for_each_active(pos, view, &mut push),
+            }
+            super::accumulator::add_sub(self, &mut a.0, biases, &[], &active[..n]);
+        }
+        to_value(layers::propagate(self, &acc[0].0, &acc[1].0), fv_scale)
     }
 
     /// The accumulator of `view`: the biases plus the rows of its active inputs, wrapping

@@ -1,20 +1,46 @@
 //! The main thread's progress reports: its root moves turned into `Info` lines, sent through
-//! the search's sink, at the pace `PvInterval`, `OutputFailLHPV` and `ConsiderationMode` ask.
+//! the search's sink, at the pace `PvInterval`, `OutputFailLHPV` and `ConsiderationMode` ask;
+//! and the last report of a search, the lines of the move played.
+//!
+//! What a GUI records for a move (ShogiHome, ShogiGUI and Shogidokoro alike) is the last
+//! `info ... multipv 1 ... score ...` line before `bestmove`: the record's evaluation and line
+//! of play, the evaluation graph. So every search ends on the lines of its last completed
+//! iteration (`Worker::completed`), exact scores and whole lines, the first move of the first
+//! line the `bestmove`, its second move the `ponder` move, never on an interrupted iteration's
+//! bound or its one- or two-move line.
 
 use crate::protocol::{Bound, Info, Score};
-use crate::search::Worker;
+use crate::search::{PvLine, Worker};
 use crate::shared::Shared;
 use crate::tt::Bound as TtBound;
 use crate::types::*;
 
 impl Worker {
-    /// After an iteration (or one MultiPV line of it) that was not stopped: reports it, unless
-    /// `pv_interval` holds it back (then `report_held` reports it at the end).
-    pub fn report_iteration(&self, shared: &Shared, depth: i32, multipv: usize) {
+    /// After an iteration that completed: its lines become the worker's `completed` lines,
+    /// each continued from the hash table where it is short (`Shared::line_of`).
+    pub fn complete(&mut self, shared: &Shared, depth: i32, multipv: usize) {
+        self.completed = self
+            .root_moves
+            .iter()
+            .take(multipv)
+            .filter(|rm| rm.score != -VALUE_INFINITE)
+            .map(|rm| PvLine {
+                score: rm.score,
+                depth,
+                sel_depth: rm.sel_depth.max(depth as usize),
+                pv: shared.line_of(&rm.pv, depth),
+            })
+            .collect();
+    }
+
+    /// After a completed iteration (main thread): reports its lines, unless `pv_interval`
+    /// holds them back (the search's last report prints them then).
+    pub fn report_iteration(&self, shared: &Shared) {
         if shared.pv_due() {
-            self.report(shared, depth, multipv);
+            report_lines(shared, &self.completed, shared.total_nodes().max(self.nodes));
+            shared.set_completed_reported(true);
         } else {
-            shared.hold_pv(depth);
+            shared.set_completed_reported(false);
         }
     }
 
@@ -24,30 +50,24 @@ impl Worker {
     pub fn report_fail(&self, shared: &Shared, depth: i32) {
         let o = shared.options;
         if o.output_fail_lh_pv && (o.consideration_mode || shared.elapsed() > 3000) && shared.pv_due() {
-            self.report(shared, depth, self.pv_index() + 1);
+            self.report_progress(shared, depth, self.pv_index() + 1);
         }
     }
 
-    /// When the search has ended: the PV `pv_interval` held back, if no report came after it
-    /// (the last PV before the result is always reported).
-    pub fn report_held(&self, shared: &Shared, multipv: usize) {
-        let depth = shared.held_pv();
-        if depth > 0 {
-            self.report(shared, depth, multipv);
-        }
-    }
-
-    /// Sends one `info` line per PV line (up to `multipv`) to the sink, now.
-    pub fn report(&self, shared: &Shared, depth: i32, multipv: usize) {
+    /// Sends the lines of the iteration in progress (up to `multipv`) to the sink, now: the
+    /// line being searched with its bound, the lines before it with this iteration's scores,
+    /// the lines after it with the previous iteration's.
+    fn report_progress(&self, shared: &Shared, depth: i32, multipv: usize) {
         let mut sink = shared.info.lock();
         let Some(sink) = sink.as_mut() else { return };
         shared.mark_reported();
+        shared.set_completed_reported(false);
         let elapsed = shared.elapsed();
         let nodes = shared.total_nodes().max(self.nodes);
         let hashfull = shared.tt.hashfull();
         for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
             let searched = i <= self.pv_index();
-            let (mut score, mut d) = if searched || rm.previous_score == -VALUE_INFINITE {
+            let (score, d) = if searched || rm.previous_score == -VALUE_INFINITE {
                 (rm.score, depth)
             } else {
                 (rm.previous_score, (depth - 1).max(1))
@@ -55,23 +75,11 @@ impl Worker {
             if score == -VALUE_INFINITE {
                 continue;
             }
-            let mut bound = if i == self.pv_index() {
-                match rm.bound {
-                    TtBound::Lower => Bound::Lower,
-                    TtBound::Upper => Bound::Upper,
-                    _ => Bound::Exact,
-                }
-            } else {
-                Bound::Exact
+            let bound = match rm.bound {
+                TtBound::Lower if i == self.pv_index() => Bound::Lower,
+                TtBound::Upper if i == self.pv_index() => Bound::Upper,
+                _ => Bound::Exact,
             };
-            // Without fail-high/low PVs a line stopped in an aspiration re-search shows the
-            // previous iteration's exact score (the score found so far when there is none).
-            if bound != Bound::Exact && !shared.options.output_fail_lh_pv {
-                if rm.previous_score != -VALUE_INFINITE {
-                    (score, d) = (rm.previous_score, (depth - 1).max(1));
-                }
-                bound = Bound::Exact;
-            }
             let pv = if shared.options.consideration_mode { shared.full_pv(&rm.pv) } else { rm.pv.clone() };
             sink(Info {
                 depth: d,
@@ -86,5 +94,31 @@ impl Worker {
                 pv,
             });
         }
+    }
+}
+
+/// Sends `lines` (a completed iteration's, best first) to the sink as `multipv 1..`, with the
+/// search's time and `nodes` now: exact scores, whole lines. A search's last report, unless
+/// the main thread's report of the same lines was the last one sent (each iteration's lines
+/// are printed once: under `go infinite` with MultiPV too).
+pub fn report_lines(shared: &Shared, lines: &[PvLine], nodes: u64) {
+    let mut sink = shared.info.lock();
+    let Some(sink) = sink.as_mut() else { return };
+    shared.mark_reported();
+    let elapsed = shared.elapsed();
+    let hashfull = shared.tt.hashfull();
+    for (i, line) in lines.iter().enumerate() {
+        sink(Info {
+            depth: line.depth,
+            seldepth: line.sel_depth as i32,
+            multipv: i + 1,
+            score: Score::from_value(line.score),
+            bound: Bound::Exact,
+            time_ms: elapsed,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            hashfull,
+            pv: line.pv.clone(),
+        });
     }
 }

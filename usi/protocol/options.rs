@@ -98,8 +98,9 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Spin { default: SEARCH.pv_interval as i64, min: 0, max: 100_000_000 },
         apply: |s, v| s.search.pv_interval = v.int() as u64,
         help: "Least time in ms between two PV `info` lines during a search, counted from `go`; 0 = one per \
-               iteration. The last PV before `bestmove` is always printed. Not applied under `go infinite` \
-               or `ConsiderationMode`. YaneuraOu's default is 300; Kaname's 0 keeps its line per iteration.",
+               iteration. The last completed iteration's lines are always printed before `bestmove`. Not \
+               applied under `go infinite` or `ConsiderationMode`. YaneuraOu's default is 300; Kaname's 0 \
+               keeps its line per iteration.",
     },
     Spec {
         name: "ConsiderationMode",
@@ -115,9 +116,9 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Check(SEARCH.output_fail_lh_pv),
         apply: |s, v| s.search.output_fail_lh_pv = v.flag(),
-        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`). False: no \
-               `info` line carries a bound; a search stopped in a re-search shows the previous iteration's \
-               score for that line.",
+        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`) during a \
+               search (after 3 s, or at once in `ConsiderationMode`). False: no `info` line carries a bound. \
+               Either way the last `info` before `bestmove` is exact: the last completed iteration's line.",
     },
     Spec {
         name: "NetworkDelay",

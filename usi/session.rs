@@ -624,7 +624,10 @@ impl Session {
         let ticket = Ticket::new(&self.out);
         let waiting = limits.infinite || limits.ponder;
         let rule = self.settings.search.entering_king_rule;
-        let mut line = search::immediate_result(&pos, rule).map(|r| bestmove_line(&pos, &r));
+        let mut line = search::immediate_result(&pos, rule).map(|r| {
+            self.announce_immediate(&pos, &r);
+            bestmove_line(&pos, &r)
+        });
         // The book answers at once, except under `go infinite` (analysis wants a search).
         if line.is_none() && !limits.infinite && self.settings.own_book && pos.variant() == engine::VariantId::Shogi {
             self.book.load(&self.out, &self.settings);
@@ -639,6 +642,21 @@ impl Session {
             return;
         }
         self.start_search(id, pos, limits, ticket, restart);
+    }
+
+    /// The `info` lines of a result found without a search (`search::immediate_info`): a
+    /// declaration or a try is `score mate 1`, so a GUI records a score for it.
+    fn announce_immediate(&self, pos: &Position, r: &SearchResult) {
+        if r.best == search::BestMove::Win {
+            self.out.info_string(&format!(
+                "entering-king declaration: {} wins by EnteringKingRule {}",
+                if pos.side_to_move() == engine::Color::Black { "Black" } else { "White" },
+                self.settings.search.entering_king_rule.name()
+            ));
+        }
+        if let Some(info) = search::immediate_info(r) {
+            self.out.line(&info_line(pos, &info, CpUnits::Kaname));
+        }
     }
 
     fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket, restart: Option<Vec<String>>) {

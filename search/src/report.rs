@@ -44,56 +44,41 @@ impl Worker {
         }
     }
 
-    /// After an aspiration fail-high or fail-low, before the re-search: reported under
-    /// `output_fail_lh_pv`, after 3 s of search (at once in `consideration_mode`), and
-    /// `pv_interval` apart.
+    /// After an aspiration fail-high or fail-low, before the re-search: the line being
+    /// searched (`multipv` its index) with its bound, reported under `output_fail_lh_pv`, after
+    /// 3 s of search (at once in `consideration_mode`), and `pv_interval` apart. Only that line:
+    /// the others of the iteration are printed once, when it completes.
     pub fn report_fail(&self, shared: &Shared, depth: i32) {
         let o = shared.options;
-        if o.output_fail_lh_pv && (o.consideration_mode || shared.elapsed() > 3000) && shared.pv_due() {
-            self.report_progress(shared, depth, self.pv_index() + 1);
+        if !(o.output_fail_lh_pv && (o.consideration_mode || shared.elapsed() > 3000) && shared.pv_due()) {
+            return;
         }
-    }
-
-    /// Sends the lines of the iteration in progress (up to `multipv`) to the sink, now: the
-    /// line being searched with its bound, the lines before it with this iteration's scores,
-    /// the lines after it with the previous iteration's.
-    fn report_progress(&self, shared: &Shared, depth: i32, multipv: usize) {
         let mut sink = shared.info.lock();
         let Some(sink) = sink.as_mut() else { return };
         shared.mark_reported();
         shared.set_completed_reported(false);
-        let elapsed = shared.elapsed();
-        let nodes = shared.total_nodes().max(self.nodes);
-        let hashfull = shared.tt.hashfull();
-        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
-            let searched = i <= self.pv_index();
-            let (score, d) = if searched || rm.previous_score == -VALUE_INFINITE {
-                (rm.score, depth)
-            } else {
-                (rm.previous_score, (depth - 1).max(1))
-            };
-            if score == -VALUE_INFINITE {
-                continue;
-            }
-            let bound = match rm.bound {
-                TtBound::Lower if i == self.pv_index() => Bound::Lower,
-                TtBound::Upper if i == self.pv_index() => Bound::Upper,
-                _ => Bound::Exact,
-            };
-            let pv = if shared.options.consideration_mode { shared.full_pv(&rm.pv) } else { rm.pv.clone() };
-            sink(Info {
-                depth: d,
-                seldepth: rm.sel_depth.max(d as usize) as i32,
-                multipv: i + 1,
-                score: Score::from_value(score),
-                bound,
-                time_ms: elapsed,
-                nodes,
-                nps: nodes * 1000 / elapsed.max(1),
-                hashfull,
-                pv,
-            });
+        let rm = &self.root_moves[self.pv_index()];
+        if rm.score == -VALUE_INFINITE {
+            return;
         }
+        let bound = match rm.bound {
+            TtBound::Lower => Bound::Lower,
+            TtBound::Upper => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        let (elapsed, nodes) = (shared.elapsed(), shared.total_nodes().max(self.nodes));
+        sink(Info {
+            depth,
+            seldepth: rm.sel_depth.max(depth as usize) as i32,
+            multipv: self.pv_index() + 1,
+            score: Score::from_value(rm.score),
+            bound,
+            time_ms: elapsed,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            hashfull: shared.tt.hashfull(),
+            pv: if o.consideration_mode { shared.full_pv(&rm.pv) } else { rm.pv.clone() },
+        });
     }
 }
 

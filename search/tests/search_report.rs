@@ -189,15 +189,19 @@ fn stop_at_once_still_ends_on_a_completed_line() {
 #[test]
 fn multipv_under_infinite_prints_each_depths_lines_once() {
     let pos = sfen(POSITIONS[0]);
-    let o = Options { multipv: 3, ..options() };
-    for depth in [Some(7), None] {
-        let mut s = searcher(&o);
+    // Consideration mode reports aspiration fails at once: the failing line alone, as a bound.
+    let plain = Options { multipv: 3, ..options() };
+    let consideration = Options { consideration_mode: true, ..plain.clone() };
+    let mut fails = 0;
+    for (o, depth) in [(&plain, Some(7)), (&plain, None), (&consideration, Some(9)), (&consideration, None)] {
+        let mut s = searcher(o);
         let (done, infos, _) = start(&mut s, &pos, Limits { infinite: true, depth, ..Default::default() });
         std::thread::sleep(Duration::from_millis(400));
         s.stop();
         let (result, _) = done.recv_timeout(Duration::from_secs(30)).expect("a result after stop");
         s.wait();
         let out = Outcome { infos: infos.try_iter().collect(), result, elapsed: Duration::ZERO };
+        fails += out.infos.iter().filter(|i| i.bound != Bound::Exact).count();
         let mut seen = std::collections::HashSet::new();
         for i in out.infos.iter().filter(|i| i.bound == Bound::Exact) {
             assert!(
@@ -215,8 +219,9 @@ fn multipv_under_infinite_prints_each_depths_lines_once() {
         }
         let tail = &out.infos[out.infos.len() - 3..];
         assert_eq!(tail.iter().map(|i| i.multipv).collect::<Vec<_>>(), [1, 2, 3]);
-        check_last_report(&pos, &out, &format!("multipv 3 infinite depth {depth:?}"));
+        check_last_report(&pos, &out, &format!("multipv 3 infinite depth {depth:?} {o:?}"));
     }
+    assert!(fails > 0, "control: no aspiration fail reported in consideration mode");
 }
 
 #[test]

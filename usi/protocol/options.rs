@@ -120,9 +120,10 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Check(SEARCH.output_fail_lh_pv),
         apply: |s, v| s.search.output_fail_lh_pv = v.flag(),
-        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`) during a \
-               search (after 3 s, or at once in `ConsiderationMode`). False: no `info` line carries a bound. \
-               Either way the last `info` before `bestmove` is exact: the last completed iteration's line.",
+        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`; the failing \
+               line alone, under MultiPV too) during a search (after 3 s, or at once in `ConsiderationMode`). \
+               False: no `info` line carries a bound. Either way the last `info` before `bestmove` is exact: \
+               the last completed iteration's line.",
     },
     Spec {
         name: "NetworkDelay",

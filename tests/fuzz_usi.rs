@@ -41,9 +41,10 @@
 //! (lines end at LF, one CR before it is dropped, lossy UTF-8, a line over `MAX_LINE` bytes is
 //! ignored, an unfinished last line counts at EOF), and applies `position` exactly as
 //! README "USI support" specifies it, with the `engine` crate: `startpos` (text after it
-//! ignored), `sfen <sfen>` or a bare SFEN, a rejected SFEN keeps the previous position, the
-//! move list stops quietly at `resign`/`win`, null moves `pass`/`0000`/`null` (refused in
-//! check) and at an illegal move (the legal prefix stays). `go`'s arguments are read the way
+//! ignored), `sfen <sfen>` or a bare SFEN, the move list stops quietly at `resign`/`win`, null
+//! moves `pass`/`0000`/`null`; a bad SFEN, a pass in check or an illegal move refuses the
+//! position, and until a `position` is accepted every `go` must answer `bestmove resign` (`go
+//! mate`: `checkmate notimplemented`), never a move of another position. `go`'s arguments are read the way
 //! `usi/protocol/parse.rs` reads them (which flags a search has, its `searchmoves`, its limits), and
 //! `EnteringKingRule`/`ResignValue` the way `setoption` does. This mirror is exact for
 //! corrupted lines too (it is the same tokenising), so every `bestmove` is checked against the
@@ -478,7 +479,7 @@ fn setoption_parts(line: &str) -> Option<(String, Option<String>)> {
 }
 
 /// The position after `position`'s arguments in the game `variant`, or `None` when the engine
-/// keeps its previous one.
+/// refuses it (no or a bad SFEN, a pass in check, an illegal move).
 fn apply_position(args: &[&str], variant: VariantId) -> Option<Position> {
     let moves_at = args.iter().position(|t| *t == "moves").unwrap_or(args.len());
     let (head, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
@@ -495,15 +496,12 @@ fn apply_position(args: &[&str], variant: VariantId) -> Option<Position> {
         }
         if ["pass", "0000", "null"].iter().any(|t| m.eq_ignore_ascii_case(t)) {
             if pos.in_check() {
-                break;
+                return None;
             }
             pos.do_null_move();
             continue;
         }
-        match pos.parse_usi_move(m) {
-            Ok(mv) => pos.do_move(mv),
-            Err(_) => break,
-        }
+        pos.do_move(pos.parse_usi_move(m).ok()?);
     }
     Some(pos)
 }
@@ -522,6 +520,12 @@ struct GoRec {
     hit: Option<Position>,
     args: GoArgs,
     mate: bool,
+    /// The last `position` was refused: the answer is `bestmove resign` (`go mate`:
+    /// `checkmate notimplemented`).
+    refused: bool,
+    /// A Stochastic_Ponder `ponderhit` came while the last `position` was refused: the new
+    /// search it starts answers `bestmove resign`.
+    hit_refused: bool,
     /// Under `infinite`/`ponder`: no result before the command that ends the wait.
     waiting: bool,
     /// That command has been written.
@@ -556,7 +560,10 @@ fn trivial(pos: &Position, rule: EnteringKingRule) -> bool {
 
 /// What the engine has been told, and what it still owes.
 struct Model {
+    /// The last position accepted.
     pos: Position,
+    /// The last `position` was refused (the engine answers every `go` with a resignation).
+    refused: bool,
     /// `USI_Variant`.
     variant: VariantId,
     rule: EnteringKingRule,
@@ -602,6 +609,7 @@ impl Model {
     fn new() -> Model {
         Model {
             pos: Position::startpos(),
+            refused: false,
             variant: VariantId::Shogi,
             rule: EnteringKingRule::Csa27,
             resign_value: 99999,
@@ -641,8 +649,12 @@ impl Model {
             "setoption" => self.setoption(&line),
             "position" => {
                 self.stats.positions += 1;
-                if let Some(p) = apply_position(args, self.variant) {
-                    self.pos = p;
+                match apply_position(args, self.variant) {
+                    Some(p) => {
+                        self.pos = p;
+                        self.refused = false;
+                    }
+                    None => self.refused = true,
                 }
             }
             "go" => self.go(&line, args, now),
@@ -701,7 +713,8 @@ impl Model {
         let mate = g.mate.is_some();
         let waiting = !mate && (g.ponder || g.infinite);
         // As the session's `before_last_move`: a pass (null move) is undone too.
-        let prior = Some(pos.last_move()).filter(|m| g.ponder && !mate && *m != engine::Move::NONE).map(|m| {
+        let prior = Some(pos.last_move()).filter(|m| g.ponder && !mate && !self.refused && *m != engine::Move::NONE);
+        let prior = prior.map(|m| {
             let mut p = pos.clone();
             if m == engine::Move::NULL {
                 p.undo_null_move();
@@ -716,6 +729,8 @@ impl Model {
             prior,
             hit: None,
             mate,
+            refused: self.refused,
+            hit_refused: false,
             waiting,
             released: !waiting,
             ponderhit: false,
@@ -736,17 +751,20 @@ impl Model {
 
     fn ponderhit(&mut self, args: &[&str], now: Instant) {
         let pos = self.pos.clone();
+        let refused = self.refused;
         let Some(g) = self.gos.back_mut() else { return };
         if g.mate || !g.args.ponder || g.ponderhit {
             return;
         }
         g.ponderhit = true;
+        // Under Stochastic_Ponder the `ponderhit` is a new `go` on the session's position.
+        g.hit_refused = refused && g.prior.is_some();
         if pos.to_sfen() != g.pos.to_sfen() {
             g.hit = Some(pos.clone());
         }
         // A held answer (no legal move, declaration) is printed at once; a search under
         // `ponder` becomes a timed search, under `ponder infinite` it still waits for stop.
-        let held = trivial(&g.pos, g.rule);
+        let held = g.refused || trivial(&g.pos, g.rule);
         if g.args.infinite && !held {
             return;
         }
@@ -849,6 +867,12 @@ impl Model {
         if !(t.len() == 2 || (t.len() == 4 && t[2] == "ponder")) {
             return Err(format!("malformed bestmove: {}", ctx()));
         }
+        if g.refused && t[1..] != ["resign"] {
+            return Err(format!("after a refused position, not bestmove resign: {}", ctx()));
+        }
+        if g.refused || (g.hit_refused && t[1..] == ["resign"]) {
+            return Ok(());
+        }
         let legal = legal_moves(&g.pos);
         match t[1] {
             "resign" if legal.is_empty() || g.may_resign => {}
@@ -880,6 +904,12 @@ impl Model {
         let ctx = || format!("{line}\n(go: {}; position {})", g.line, g.pos.to_sfen());
         if !g.mate {
             return Err(format!("checkmate for a go that is not go mate: {}", ctx()));
+        }
+        if g.refused {
+            return match &t[1..] {
+                ["notimplemented"] => Ok(()),
+                _ => Err(format!("after a refused position, not checkmate notimplemented: {}", ctx())),
+            };
         }
         match &t[1..] {
             ["nomate"] | ["timeout"] => Ok(()),
@@ -1747,7 +1777,7 @@ impl Gen {
                 }
             }
             12 | 13 => {
-                // An illegal move somewhere in the list (the prefix stays applied).
+                // An illegal move somewhere in the list (the position is refused).
                 let mut words: Vec<String> = self.moves.iter().map(Move::to_string).collect();
                 let bad = self
                     .rng
@@ -2198,7 +2228,9 @@ fn the_mirror_reads_lines_as_the_session_does() {
         Some(("UsiLog".to_string(), Some("/tmp/my logs/usi.log".to_string())))
     );
     assert_eq!(setoption_parts("setoption name Clear Hash"), Some(("Clear Hash".to_string(), None)));
-    let p = apply_position(&["startpos", "moves", "7g7f", "3c3d", "9a9b", "2g2f"], VariantId::Shogi).unwrap();
+    // An illegal move refuses the position (the legal prefix is another position).
+    assert!(apply_position(&["startpos", "moves", "7g7f", "3c3d", "9a9b", "2g2f"], VariantId::Shogi).is_none());
+    let p = apply_position(&["startpos", "moves", "7g7f", "3c3d", "resign", "2g2f"], VariantId::Shogi).unwrap();
     assert_eq!(p.game_ply(), 3);
     assert!(apply_position(&["sfen", "lnsgkgsnl/9", "b", "-", "1"], VariantId::Shogi).is_none());
 }

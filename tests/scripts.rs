@@ -2,8 +2,9 @@
 //! through, each rewriting one kind of line between the runner and an engine (`go` clocks the
 //! engine cannot take or misreads, the `ponder` move of its `bestmove`), and the selection of the
 //! openings a match split across machines has left to play; and the replay of the clocks a
-//! match's engines spent (`clock_use.py`). A broken one would silently change what a published
-//! result measured or says. Their `--self-test`s (standard library only) run here, so
+//! match's engines spent (`clock_use.py`); and what a GUI records for each move of a game
+//! (`gui_last_lines.py`). A broken one would silently change what a published result measured
+//! or says. Their `--self-test`s (standard library only) run here, so
 //! CI checks them. Needs `python3` on `PATH`, as every machine here has.
 
 use std::path::Path;
@@ -49,4 +50,9 @@ fn the_remaining_openings_selection_passes_its_self_test() {
 #[test]
 fn the_clock_replay_passes_its_self_test() {
     self_test("clock_use.py");
+}
+
+#[test]
+fn the_gui_last_line_classification_passes_its_self_test() {
+    self_test("gui_last_lines.py");
 }

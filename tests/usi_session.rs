@@ -408,37 +408,50 @@ fn bad_input(e: &mut Engine, input: &[u8], expect_pos: Option<&str>) {
     assert!(errs[0].len() < 1000, "error line too long");
 }
 
+/// Sends a `position` the engine refuses, then a `go`: the refusal and the `go` are each
+/// reported once (`info string error:`), and the `go` answers `bestmove resign`; so does a
+/// second one, and `go mate` answers `checkmate notimplemented`, until a position is accepted.
+fn refused_input(e: &mut Engine, input: &[u8]) {
+    let shown = String::from_utf8_lossy(&input[..input.len().min(80)]).to_string();
+    e.send_raw(input);
+    e.record_sent(&shown);
+    e.send(GO);
+    let (best, lines) = e.expect("bestmove", LIVE);
+    assert_eq!(best, "bestmove resign", "after {shown:?}\n{}", e.transcript());
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 2, "{shown:?}: {errs:?}");
+    assert!(errs[0].contains("position refused"), "{shown:?}: {errs:?}");
+    assert!(errs[1].contains("go: the last position was refused (position"), "{shown:?}: {errs:?}");
+    e.send("go mate 100");
+    assert_eq!(e.expect("checkmate", LIVE).0, "checkmate notimplemented", "{shown:?}");
+}
+
 #[test]
 fn bad_input_is_reported_once_and_the_session_goes_on() {
     let mut e = Engine::ready();
     e.send("position startpos moves 7g7f");
     bad_input(&mut e, b"foo bar baz\n", None);
-    // Malformed SFEN: the previous position stays.
-    bad_input(&mut e, b"position sfen lnsgkgsnl/9 b - 1\n", None);
-    bad_input(&mut e, b"position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1\n", None);
-    // Impossible SFENs: two black kings, nifu, a dead pawn.
-    bad_input(&mut e, b"position sfen 4k4/9/9/9/9/9/9/9/3KK4 b - 1\n", None);
-    bad_input(&mut e, b"position sfen 4k4/9/9/9/4P4/4P4/9/9/4K4 b - 1\n", None);
-    bad_input(&mut e, b"position sfen P3k4/9/9/9/9/9/9/9/4K4 b - 1\n", None);
-    bad_input(&mut e, b"position\n", None);
-    // Illegal move in the list: the legal prefix is kept.
-    bad_input(
-        &mut e,
+    // Whatever a position is refused for, a later `go` answers `bestmove resign` (never a move
+    // of another position: the one before, or the legal part of the list), with the reason.
+    for input in [
+        // Malformed SFEN.
+        &b"position sfen lnsgkgsnl/9 b - 1\n"[..],
+        b"position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1\n",
+        // Impossible SFENs: two black kings, nifu, a dead pawn.
+        b"position sfen 4k4/9/9/9/9/9/9/9/3KK4 b - 1\n",
+        b"position sfen 4k4/9/9/9/4P4/4P4/9/9/4K4 b - 1\n",
+        b"position sfen P3k4/9/9/9/9/9/9/9/4K4 b - 1\n",
+        b"position\n",
+        // An illegal move in the list.
         b"position startpos moves 7g7f 3c3d 7f7e 9i9h 2g2f\n",
-        Some("position startpos moves 7g7f 3c3d 7f7e"),
-    );
-    bad_input(&mut e, b"position startpos moves 7g7f 3c3d xyzzy\n", Some("position startpos moves 7g7f 3c3d"));
-    bad_input(
-        &mut e,
+        b"position startpos moves 7g7f 3c3d xyzzy\n",
         b"position startpos moves 7g7f 3c3d 8h2b+ 3a2b P*5e\n",
-        Some("position startpos moves 7g7f 3c3d 8h2b+ 3a2b"),
-    );
-    // A pass while in check.
-    bad_input(
-        &mut e,
+        // A pass while in check.
         b"position sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1 moves pass 5i5h\n",
-        Some("position sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1"),
-    );
+    ] {
+        refused_input(&mut e, input);
+        e.send("position startpos moves 7g7f");
+    }
     // Options.
     e.send("position startpos");
     bad_input(&mut e, b"setoption name NoSuchOption value 1\n", None);
@@ -463,7 +476,7 @@ fn bad_input_is_reported_once_and_the_session_goes_on() {
         big.extend_from_slice(b" 7g7f");
     }
     big.push(b'\n');
-    bad_input(&mut e, &big, Some("position startpos moves 7g7f"));
+    refused_input(&mut e, &big);
     // Bad go parameters still search.
     e.send("position startpos");
     bad_input(&mut e, b"go btime abc wtime 0 byoyomi 100\n", None);
@@ -539,6 +552,19 @@ fn commands_for_people() {
         .any(|l| l.starts_with("SFEN: ")
             && l.ends_with("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2")));
     assert!(lines.iter().any(|l| l.starts_with("Key: ")));
+    assert!(lines.iter().any(|l| l == "Kings: black (sente) 5i, white (gote) 5a"), "{lines:?}");
+    // A tsume position without the attacker's king: `d` says so.
+    e.send("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+    e.send("d");
+    let lines = e.read_until(|l| l.starts_with("Checkers:"), LIVE);
+    let kings = lines.iter().rev().find(|l| l.starts_with("Kings: ")).unwrap();
+    assert!(kings.starts_with("Kings: black (sente) none, white (gote) 5a (a side without a king"), "{kings}");
+    // After a refused position `d` says so first (and shows the last position accepted).
+    e.send_raw(b"position sfen 4k4/9/4P4/9/9/9/9/9/9 b - 1 moves 9a9b\n");
+    e.send("d");
+    let lines = e.read_until(|l| l.starts_with("Checkers:"), LIVE);
+    assert!(lines.iter().any(|l| l.starts_with("Position refused (position: move 1 '9a9b'")), "{lines:?}");
+    e.send("position startpos moves 7g7f");
     e.send("eval");
     e.read_until(|l| l.starts_with("Terms "), LIVE);
     e.send("position startpos");
@@ -553,7 +579,7 @@ fn commands_for_people() {
     e.read_until(|l| l.contains("Extra commands"), LIVE);
     e.go(GO);
     let lines = e.finish();
-    assert_eq!(errors(&lines).len(), 1, "perft x is the only error");
+    assert_eq!(errors(&lines).len(), 2, "the refused position and perft x: {:?}", errors(&lines));
 }
 
 #[test]

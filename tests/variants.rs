@@ -56,7 +56,7 @@ fn minishogi_plays_over_usi() {
     after.do_move(after.parse_usi_move(mv).unwrap_or_else(|err| panic!("{line}: {err}")));
     assert!(after.in_check() && !after.has_legal_move(), "{line}");
 
-    // What does not fit the variant is refused with a reason, and the position stays.
+    // What does not fit the variant is refused with a reason; a go then resigns.
     let before = e.lines.len();
     e.send_raw(format!("position sfen {}\n", engine::START_SFEN).as_bytes());
     e.send_raw(b"position startpos moves 5e6e\n");
@@ -67,8 +67,9 @@ fn minishogi_plays_over_usi() {
     assert!(errs[0].contains("not 5"), "{errs:?}");
     assert!(errs[1].contains("6e is not on the board"), "{errs:?}");
     assert!(errs[2].contains("minishogi has no piece 'L'"), "{errs:?}");
-    // `position startpos moves 5e6e` kept the start (its legal prefix).
-    e.pos = engine::Position::startpos_in(engine::VariantId::Minishogi);
+    e.send("go depth 3");
+    assert_eq!(e.expect("bestmove", LIVE).0, "bestmove resign");
+    e.send("position startpos");
     e.go("go depth 3");
 
     e.send("bench 4");

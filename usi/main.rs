@@ -50,12 +50,18 @@ fn help_lines() -> Vec<String> {
     args::overview(&Cli::command(), session::COMMANDS)
 }
 
-fn main() {
+/// Logging for the commands (not a session): `RUST_LOG` (default `warn`) on stderr.
+fn init_command_log() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+}
+
+fn main() {
     if std::env::args_os().len() == 1 {
-        // The GUI's case: USI at once, before the command line's parser is built.
+        // The GUI's case: USI at once, before the command line's parser is built. GUIs never
+        // read stderr: a session's diagnostics are bounded there (`protocol::diag`).
+        protocol::diag::init_session();
         session::run_stdio(false, help_lines);
     }
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -66,6 +72,10 @@ fn main() {
     let cmd = Cli::command();
     let help = args::overview(&cmd, session::COMMANDS).join("\n");
     let cli = Cli::from_arg_matches(&cmd.override_help(help).get_matches_from(argv)).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        None => protocol::diag::init_session(),
+        Some(_) => init_command_log(),
+    }
     match cli.command {
         None => session::run_stdio(cli.tune, help_lines),
         Some(Command::Bench(a)) => commands::bench::cli(&a),

@@ -123,6 +123,10 @@ pub struct Session {
     searcher: Searcher,
     settings: Settings,
     pos: Option<Position>,
+    /// Why the last `position` was refused, until one is accepted: meanwhile a `go` answers
+    /// `bestmove resign` (`go mate`: `checkmate notimplemented`) with an `info string` saying
+    /// why, never a move of another position (the one before, or a legal prefix of the list).
+    refused: Option<String>,
     job: Job,
     next_id: u64,
     prepared: Option<PreparedKey>,
@@ -188,6 +192,7 @@ impl Session {
             searcher: Searcher::new(),
             settings: Settings::default(),
             pos: None,
+            refused: None,
             job: Job::Idle,
             next_id: 1,
             prepared: None,
@@ -350,11 +355,17 @@ impl Session {
             "position" => match parse::position(args, self.settings.search.variant) {
                 Ok((pos, problem)) => {
                     self.pos = Some(pos);
+                    self.refused = None;
                     if let Some(p) = problem {
                         self.out.error(&p);
                     }
                 }
-                Err(e) => self.out.error(&format!("{e}; the previous position stays")),
+                Err(e) => {
+                    self.out.error(&format!(
+                        "{e}; position refused: a go answers bestmove resign until a position is accepted"
+                    ));
+                    self.refused = Some(e);
+                }
             },
             "go" => self.cmd_go(args),
             "stop" => self.cmd_stop(),
@@ -369,7 +380,14 @@ impl Session {
             "debug" | "register" => log::debug!("ignored: {}", ascii(line, 80)),
             "d" => {
                 self.load_net();
-                let mut lines = crate::commands::board::diagram(&self.position());
+                let mut lines = Vec::new();
+                if let Some(why) = &self.refused {
+                    lines.push(format!(
+                        "Position refused ({}): a go answers bestmove resign; shown: the last position accepted",
+                        ascii(why, 200)
+                    ));
+                }
+                lines.extend(crate::commands::board::diagram(&self.position()));
                 lines.push(self.evaluation_in_use());
                 self.out.lines(lines);
             }
@@ -596,6 +614,10 @@ impl Session {
 
     fn cmd_go(&mut self, args: &[&str]) {
         self.finish_job();
+        if let Some(why) = &self.refused {
+            self.answer_refused(args, why.clone());
+            return;
+        }
         let pos = self.position();
         let (go, problem) = parse::go(args, &pos);
         if let Some(p) = problem {
@@ -624,7 +646,10 @@ impl Session {
         let ticket = Ticket::new(&self.out);
         let waiting = limits.infinite || limits.ponder;
         let rule = self.settings.search.entering_king_rule;
-        let mut line = search::immediate_result(&pos, rule).map(|r| bestmove_line(&pos, &r));
+        let mut line = search::immediate_result(&pos, rule).map(|r| {
+            self.announce_immediate(&pos, &r);
+            bestmove_line(&pos, &r)
+        });
         // The book answers at once, except under `go infinite` (analysis wants a search).
         if line.is_none() && !limits.infinite && self.settings.own_book && pos.variant() == engine::VariantId::Shogi {
             self.book.load(&self.out, &self.settings);
@@ -639,6 +664,40 @@ impl Session {
             return;
         }
         self.start_search(id, pos, limits, ticket, restart);
+    }
+
+    /// A `go` after a refused `position`: no move of another position, but `bestmove resign`,
+    /// or for `go mate` `checkmate notimplemented` (not `nomate`: that would claim a proof
+    /// about a position the engine never read; ShogiHome shows `notimplemented` as an error,
+    /// `nomate` as the verdict "no mate found"). Under `go ponder`/`go infinite` the answer
+    /// waits for `stop`/`ponderhit` like any other.
+    fn answer_refused(&mut self, args: &[&str], why: String) {
+        let pos = self.position();
+        let (go, _) = parse::go(args, &pos);
+        let ticket = Ticket::new(&self.out);
+        let line = if go.mate.is_some() { "checkmate notimplemented" } else { "bestmove resign" };
+        self.out.error(&format!("go: the last position was refused ({why}); answering {line}"));
+        let limits = go.limits;
+        if go.mate.is_none() && (limits.infinite || limits.ponder) {
+            self.job = Job::Held { line: line.to_string(), ticket, ponder: limits.ponder, restart: None };
+        } else {
+            ticket.emit(line);
+        }
+    }
+
+    /// The `info` lines of a result found without a search (`search::immediate_info`): a
+    /// declaration or a try is `score mate 1`, so a GUI records a score for it.
+    fn announce_immediate(&self, pos: &Position, r: &SearchResult) {
+        if r.best == search::BestMove::Win {
+            self.out.info_string(&format!(
+                "entering-king declaration: {} wins by EnteringKingRule {}",
+                if pos.side_to_move() == engine::Color::Black { "Black" } else { "White" },
+                self.settings.search.entering_king_rule.name()
+            ));
+        }
+        if let Some(info) = search::immediate_info(r) {
+            self.out.line(&info_line(pos, &info, CpUnits::Kaname));
+        }
     }
 
     fn start_search(&mut self, id: u64, pos: Position, limits: Limits, ticket: Ticket, restart: Option<Vec<String>>) {

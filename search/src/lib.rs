@@ -25,4 +25,4 @@ mod types;
 pub use api::*;
 pub use mate::{mate_in_1, verify_line, MateProgress, MateQuery, MateReport, MateResult};
 pub use protocol::*;
-pub use thread::immediate_result;
+pub use thread::{immediate_info, immediate_result};

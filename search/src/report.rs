@@ -1,90 +1,109 @@
 //! The main thread's progress reports: its root moves turned into `Info` lines, sent through
-//! the search's sink, at the pace `PvInterval`, `OutputFailLHPV` and `ConsiderationMode` ask.
+//! the search's sink, at the pace `PvInterval`, `OutputFailLHPV` and `ConsiderationMode` ask;
+//! and the last report of a search, the lines of the move played.
+//!
+//! What a GUI records for a move (ShogiHome, ShogiGUI and Shogidokoro alike) is the last
+//! `info ... multipv 1 ... score ...` line before `bestmove`: the record's evaluation and line
+//! of play, the evaluation graph. So every search ends on the lines of its last completed
+//! iteration (`Worker::completed`), exact scores and whole lines, the first move of the first
+//! line the `bestmove`, its second move the `ponder` move, never on an interrupted iteration's
+//! bound or its one- or two-move line.
 
 use crate::protocol::{Bound, Info, Score};
-use crate::search::Worker;
+use crate::search::{PvLine, Worker};
 use crate::shared::Shared;
 use crate::tt::Bound as TtBound;
 use crate::types::*;
 
 impl Worker {
-    /// After an iteration (or one MultiPV line of it) that was not stopped: reports it, unless
-    /// `pv_interval` holds it back (then `report_held` reports it at the end).
-    pub fn report_iteration(&self, shared: &Shared, depth: i32, multipv: usize) {
+    /// After an iteration that completed: its lines become the worker's `completed` lines,
+    /// each continued from the hash table where it is short (`Shared::line_of`).
+    pub fn complete(&mut self, shared: &Shared, depth: i32, multipv: usize) {
+        self.completed = self
+            .root_moves
+            .iter()
+            .take(multipv)
+            .filter(|rm| rm.score != -VALUE_INFINITE)
+            .map(|rm| PvLine {
+                score: rm.score,
+                depth,
+                sel_depth: rm.sel_depth.max(depth as usize),
+                pv: shared.line_of(&rm.pv, depth),
+            })
+            .collect();
+    }
+
+    /// After a completed iteration (main thread): reports its lines, unless `pv_interval`
+    /// holds them back (the search's last report prints them then).
+    pub fn report_iteration(&self, shared: &Shared) {
         if shared.pv_due() {
-            self.report(shared, depth, multipv);
+            report_lines(shared, &self.completed, shared.total_nodes().max(self.nodes));
+            shared.set_completed_reported(true);
         } else {
-            shared.hold_pv(depth);
+            shared.set_completed_reported(false);
         }
     }
 
-    /// After an aspiration fail-high or fail-low, before the re-search: reported under
-    /// `output_fail_lh_pv`, after 3 s of search (at once in `consideration_mode`), and
-    /// `pv_interval` apart.
+    /// After an aspiration fail-high or fail-low, before the re-search: the line being
+    /// searched (`multipv` its index) with its bound, reported under `output_fail_lh_pv`, after
+    /// 3 s of search (at once in `consideration_mode`), and `pv_interval` apart. Only that line:
+    /// the others of the iteration are printed once, when it completes.
     pub fn report_fail(&self, shared: &Shared, depth: i32) {
         let o = shared.options;
-        if o.output_fail_lh_pv && (o.consideration_mode || shared.elapsed() > 3000) && shared.pv_due() {
-            self.report(shared, depth, self.pv_index() + 1);
+        if !(o.output_fail_lh_pv && (o.consideration_mode || shared.elapsed() > 3000) && shared.pv_due()) {
+            return;
         }
-    }
-
-    /// When the search has ended: the PV `pv_interval` held back, if no report came after it
-    /// (the last PV before the result is always reported).
-    pub fn report_held(&self, shared: &Shared, multipv: usize) {
-        let depth = shared.held_pv();
-        if depth > 0 {
-            self.report(shared, depth, multipv);
-        }
-    }
-
-    /// Sends one `info` line per PV line (up to `multipv`) to the sink, now.
-    pub fn report(&self, shared: &Shared, depth: i32, multipv: usize) {
         let mut sink = shared.info.lock();
         let Some(sink) = sink.as_mut() else { return };
         shared.mark_reported();
-        let elapsed = shared.elapsed();
-        let nodes = shared.total_nodes().max(self.nodes);
-        let hashfull = shared.tt.hashfull();
-        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
-            let searched = i <= self.pv_index();
-            let (mut score, mut d) = if searched || rm.previous_score == -VALUE_INFINITE {
-                (rm.score, depth)
-            } else {
-                (rm.previous_score, (depth - 1).max(1))
-            };
-            if score == -VALUE_INFINITE {
-                continue;
-            }
-            let mut bound = if i == self.pv_index() {
-                match rm.bound {
-                    TtBound::Lower => Bound::Lower,
-                    TtBound::Upper => Bound::Upper,
-                    _ => Bound::Exact,
-                }
-            } else {
-                Bound::Exact
-            };
-            // Without fail-high/low PVs a line stopped in an aspiration re-search shows the
-            // previous iteration's exact score (the score found so far when there is none).
-            if bound != Bound::Exact && !shared.options.output_fail_lh_pv {
-                if rm.previous_score != -VALUE_INFINITE {
-                    (score, d) = (rm.previous_score, (depth - 1).max(1));
-                }
-                bound = Bound::Exact;
-            }
-            let pv = if shared.options.consideration_mode { shared.full_pv(&rm.pv) } else { rm.pv.clone() };
-            sink(Info {
-                depth: d,
-                seldepth: rm.sel_depth.max(d as usize) as i32,
-                multipv: i + 1,
-                score: Score::from_value(score),
-                bound,
-                time_ms: elapsed,
-                nodes,
-                nps: nodes * 1000 / elapsed.max(1),
-                hashfull,
-                pv,
-            });
+        shared.set_completed_reported(false);
+        let rm = &self.root_moves[self.pv_index()];
+        if rm.score == -VALUE_INFINITE {
+            return;
         }
+        let bound = match rm.bound {
+            TtBound::Lower => Bound::Lower,
+            TtBound::Upper => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        let (elapsed, nodes) = (shared.elapsed(), shared.total_nodes().max(self.nodes));
+        sink(Info {
+            depth,
+            seldepth: rm.sel_depth.max(depth as usize) as i32,
+            multipv: self.pv_index() + 1,
+            score: Score::from_value(rm.score),
+            bound,
+            time_ms: elapsed,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            hashfull: shared.tt.hashfull(),
+            pv: if o.consideration_mode { shared.full_pv(&rm.pv) } else { rm.pv.clone() },
+        });
+    }
+}
+
+/// Sends `lines` (a completed iteration's, best first) to the sink as `multipv 1..`, with the
+/// search's time and `nodes` now: exact scores, whole lines. A search's last report, unless
+/// the main thread's report of the same lines was the last one sent (each iteration's lines
+/// are printed once: under `go infinite` with MultiPV too).
+pub fn report_lines(shared: &Shared, lines: &[PvLine], nodes: u64) {
+    let mut sink = shared.info.lock();
+    let Some(sink) = sink.as_mut() else { return };
+    shared.mark_reported();
+    let elapsed = shared.elapsed();
+    let hashfull = shared.tt.hashfull();
+    for (i, line) in lines.iter().enumerate() {
+        sink(Info {
+            depth: line.depth,
+            seldepth: line.sel_depth as i32,
+            multipv: i + 1,
+            score: Score::from_value(line.score),
+            bound: Bound::Exact,
+            time_ms: elapsed,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            hashfull,
+            pv: line.pv.clone(),
+        });
     }
 }

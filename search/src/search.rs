@@ -53,6 +53,20 @@ pub struct RootMove {
     pub pv: Vec<Move>,
 }
 
+/// One line of a completed iteration: what the search reports last and plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// Its exact score.
+    pub score: Value,
+    /// The iteration's depth.
+    pub depth: i32,
+    /// The deepest ply reached below its first move.
+    pub sel_depth: usize,
+    /// The line, its first move the root move (continued from the hash table where the
+    /// search's line was short).
+    pub pv: Vec<Move>,
+}
+
 /// What a singular-extension search concludes for the hash move.
 enum Singular {
     /// Search it this many plies deeper (negative: shallower).
@@ -130,6 +144,9 @@ pub struct Worker {
     pub completed_depth: i32,
     /// How often the best root move changed (main thread; decays per iteration).
     pub best_move_changes: f64,
+    /// The lines of the last completed iteration (up to MultiPV), best first: what the search
+    /// reports last and plays. The first iteration always completes, so a search has them.
+    pub completed: Vec<PvLine>,
     sel_depth: usize,
     pv_idx: usize,
     root_color: Color,
@@ -152,6 +169,7 @@ impl Worker {
             nodes: 0,
             completed_depth: 0,
             best_move_changes: 0.0,
+            completed: Vec::new(),
             sel_depth: 0,
             pv_idx: 0,
             root_color: Color::Black,
@@ -175,6 +193,15 @@ impl Worker {
         self.evaluator.set_fv_scale(fv_scale);
     }
 
+    /// Whether this thread must end its search now: the search was stopped, and this thread's
+    /// first iteration is complete. The first iteration (a few hundred nodes) always
+    /// completes, so every search has a completed line to report and play, whenever `stop`
+    /// comes.
+    #[inline(always)]
+    fn stopped(&self, shared: &Shared) -> bool {
+        self.completed_depth > 0 && shared.stopped()
+    }
+
     /// The index of the PV line being searched (MultiPV).
     pub fn pv_index(&self) -> usize {
         self.pv_idx
@@ -196,6 +223,7 @@ impl Worker {
         self.nodes = 0;
         self.completed_depth = 0;
         self.best_move_changes = 0.0;
+        self.completed.clear();
         self.root_color = pos.side_to_move();
         for f in self.stack.iter_mut() {
             *f = EMPTY_FRAME;
@@ -215,7 +243,7 @@ impl Worker {
         let multipv = shared.options.multipv.clamp(1, self.root_moves.len().max(1));
         self.evaluator.reset(pos);
         let mut depth = 1;
-        while depth <= max_depth && !shared.stopped() {
+        while depth <= max_depth && !self.stopped(shared) {
             // Lazy SMP diversity: odd helpers skip every other iteration's start depth.
             if self.id > 0 && self.id % 2 == 1 && depth > 2 && depth % 2 == 0 && self.completed_depth > 0 {
                 depth += 1;
@@ -225,24 +253,20 @@ impl Worker {
                 rm.previous_score = rm.score;
             }
             for pv_idx in 0..multipv {
-                if shared.stopped() {
+                if self.stopped(shared) {
                     break;
                 }
                 self.pv_idx = pv_idx;
                 self.sel_depth = 0;
                 self.aspiration(pos, shared, depth);
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.id == 0 {
-                    if !shared.stopped() {
-                        self.report_iteration(shared, depth, multipv);
-                    } else if pv_idx + 1 == multipv {
-                        // The last report of the search: never held back.
-                        self.report(shared, depth, multipv);
-                    }
-                }
             }
-            if !shared.stopped() {
+            if !self.stopped(shared) {
                 self.completed_depth = depth;
+                self.complete(shared, depth, multipv);
+                if self.id == 0 {
+                    self.report_iteration(shared);
+                }
             }
             if self.id == 0 {
                 shared.iteration_done(&self.iteration(shared));
@@ -279,7 +303,7 @@ impl Worker {
             let v = self.search(pos, shared, alpha, beta, depth, 0, true, false);
             // Keep the tail ordered by the latest scores; fail-lows stay at the front's order.
             self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-            if shared.stopped() {
+            if self.stopped(shared) {
                 return;
             }
             if v <= alpha {
@@ -398,7 +422,7 @@ impl Worker {
         }
         let in_check = pos.in_check();
         if !root {
-            if shared.stopped() {
+            if self.stopped(shared) {
                 return 0;
             }
             if ply >= MAX_PLY - 2 {
@@ -487,7 +511,7 @@ impl Worker {
                 self.make_null(pos, ply);
                 let v = -self.search(pos, shared, -beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 self.unmake(pos, Move::NULL);
-                if v >= beta && !shared.stopped() {
+                if v >= beta && !self.stopped(shared) {
                     return if v >= VALUE_MATE_IN_MAX_PLY { beta } else { v };
                 }
             }
@@ -515,7 +539,7 @@ impl Worker {
                     v = -self.search(pos, shared, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, false, !cut_node);
                 }
                 self.unmake(pos, m);
-                if shared.stopped() {
+                if self.stopped(shared) {
                     return 0;
                 }
                 if v >= pc_beta {
@@ -685,7 +709,7 @@ impl Worker {
                 v = -self.search(pos, shared, -beta, -alpha, new_depth, ply + 1, true, false);
             }
             self.unmake(pos, m);
-            if shared.stopped() {
+            if self.stopped(shared) {
                 return 0;
             }
 
@@ -1005,7 +1029,7 @@ impl Worker {
             self.make_move(pos, shared, ply, m);
             let v = -self.qsearch(pos, shared, -beta, -alpha, ply + 1, pv_node);
             self.unmake(pos, m);
-            if shared.stopped() {
+            if self.stopped(shared) {
                 return 0;
             }
             if v > best_value {

@@ -10,7 +10,7 @@ use crate::tt::TranspositionTable;
 use crate::types::*;
 use engine::{Color, Move, Position};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed, Ordering::SeqCst};
 use std::time::Instant;
 
 /// The part of a search the `Searcher` drives while it runs: `stop`, `ponderhit` and the clock.
@@ -103,9 +103,8 @@ pub struct Shared<'a> {
     /// When a PV was last reported (the search's start before the first): `pv_interval` counts
     /// from here.
     last_pv: Mutex<Instant>,
-    /// The depth of an iteration whose PV `pv_interval` held back (0: none), reported when the
-    /// search ends unless a later report came first.
-    pv_held: AtomicI32,
+    /// The last report sent was the main thread's last completed iteration's lines.
+    completed_reported: AtomicBool,
 }
 
 impl<'a> Shared<'a> {
@@ -131,7 +130,7 @@ impl<'a> Shared<'a> {
             root_move_count,
             root,
             last_pv: Mutex::new(*control.start.lock()),
-            pv_held: AtomicI32::new(0),
+            completed_reported: AtomicBool::new(false),
         }
     }
 
@@ -236,25 +235,46 @@ impl<'a> Shared<'a> {
         interval == 0 || self.last_pv.lock().elapsed().as_millis() as u64 >= interval
     }
 
-    /// Remembers an iteration's depth whose PV `pv_interval` held back.
-    pub fn hold_pv(&self, depth: i32) {
-        self.pv_held.store(depth, Relaxed);
+    /// Whether the last report sent was the main thread's last completed iteration's lines
+    /// (then the search's last report need not repeat them).
+    pub fn completed_reported(&self) -> bool {
+        self.completed_reported.load(Relaxed)
     }
 
-    /// The depth of the PV held back and not reported since (0: none).
-    pub fn held_pv(&self) -> i32 {
-        self.pv_held.load(Relaxed)
+    /// Records whether the last report was (`true`) the main thread's last completed lines.
+    pub fn set_completed_reported(&self, yes: bool) {
+        self.completed_reported.store(yes, Relaxed);
     }
 
-    /// A PV report goes out now: `pv_interval` counts from here, nothing is held back.
+    /// A PV report goes out now: `pv_interval` counts from here.
     pub fn mark_reported(&self) {
         *self.last_pv.lock() = Instant::now();
-        self.pv_held.store(0, Relaxed);
+    }
+
+    /// The line a completed iteration of `depth` reports for a root move whose PV is `pv`: in
+    /// `consideration_mode` continued from the hash table to its end (`full_pv`); otherwise,
+    /// when it is shorter than `depth` (or than two moves: the ponder move), continued from
+    /// the table up to that length. A PV cut short (by a transposition, a rule, the horizon)
+    /// then still shows the line the move is played for.
+    pub fn line_of(&self, pv: &[Move], depth: i32) -> Vec<Move> {
+        if self.options.consideration_mode {
+            return self.full_pv(pv);
+        }
+        let want = (depth.max(2) as usize).min(MAX_PLY);
+        if pv.len() >= want {
+            return pv.to_vec();
+        }
+        self.pv_continued(pv, want)
     }
 
     /// `pv` continued with the hash table's moves until the table has no (legal) move, or the
     /// line repeats a position (YaneuraOu's PV of `ConsiderationMode`).
     pub fn full_pv(&self, pv: &[Move]) -> Vec<Move> {
+        self.pv_continued(pv, MAX_PLY)
+    }
+
+    /// `pv` continued with the hash table's moves as `full_pv`, up to `max_len` moves.
+    fn pv_continued(&self, pv: &[Move], max_len: usize) -> Vec<Move> {
         let mut p = self.root.clone();
         let mut line = Vec::with_capacity(pv.len() + 8);
         for &m in pv {
@@ -264,7 +284,7 @@ impl<'a> Shared<'a> {
             p.do_move(m);
             line.push(m);
         }
-        while line.len() < MAX_PLY {
+        while line.len() < max_len {
             if !line.is_empty() && p.repetition(line.len()) != engine::Repetition::None {
                 break;
             }

@@ -5,6 +5,7 @@
 
 use crate::mate::{MateQuery, MateResult};
 use crate::protocol::{BestMove, Bound, Info, InfoSink, Limits, Options, Score, SearchResult};
+use crate::report::report_lines;
 use crate::search::Worker;
 use crate::shared::{Control, Shared};
 use crate::tt::TranspositionTable;
@@ -32,6 +33,30 @@ pub fn immediate_result(pos: &Position, rule: EnteringKingRule) -> Option<Search
     Some(SearchResult { best, ponder: None })
 }
 
+/// The `info` line of a result `immediate_result` gave, so that a GUI records a score for it
+/// too: a win by rule is `score mate 1` (YaneuraOu's score for it), with the try as its line
+/// under the try rule and no line for a declaration (`win` is not a move: ShogiGUI shows
+/// nothing for a line holding such a word). `None` for a resignation (no legal move).
+pub fn immediate_info(result: &SearchResult) -> Option<Info> {
+    let pv = match result.best {
+        BestMove::Resign => return None,
+        BestMove::Win => Vec::new(),
+        BestMove::Move(m) => vec![m],
+    };
+    Some(Info {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::Mate(1),
+        bound: Bound::Exact,
+        time_ms: 0,
+        nodes: 0,
+        nps: 0,
+        hashfull: 0,
+        pv,
+    })
+}
+
 /// The whole search of one `go`: root checks (`immediate_result`, a quick mate), the threads,
 /// the resign decision and the ponder move.
 pub fn search_root(
@@ -44,6 +69,9 @@ pub fn search_root(
     mut on_info: InfoSink,
 ) -> SearchResult {
     if let Some(result) = immediate_result(pos, options.entering_king_rule) {
+        if let Some(info) = immediate_info(&result) {
+            on_info(info);
+        }
         return result;
     }
     let mut legal = MoveList::new();
@@ -73,24 +101,24 @@ pub fn search_root(
     let shared = Shared::new(tt, options, limits, control, pos, root_moves.len(), workers.len()).with_sink(on_info);
     let best = run(&mut workers, pos, &root_moves, &shared);
     let w = &workers[best];
-    if w.id != 0 && w.completed_depth > 0 {
-        w.report(&shared, w.completed_depth, 1);
-    } else {
-        workers[0].report_held(&shared, options.multipv.clamp(1, root_moves.len()));
+    // The last report: the lines of the move played, unless the main thread's report of them
+    // was the last one sent (its time and nodes are then those of the iteration's end).
+    if !(w.id == 0 && shared.completed_reported()) {
+        let nodes = workers.iter().map(|w| w.nodes).sum();
+        report_lines(&shared, &w.completed, nodes);
     }
-    let rm = &w.root_moves[0];
-    if rm.score > -VALUE_INFINITE && rm.score <= -options.resign_value && options.resign_value < 99999 {
+    let Some(line) = w.completed.first() else {
+        // Not reached: the first iteration always completes. The old answer, just in case.
+        let rm = &w.root_moves[0];
+        return SearchResult { best: BestMove::Move(rm.mv), ponder: None };
+    };
+    if line.score <= -options.resign_value && options.resign_value < 99999 {
         return SearchResult { best: BestMove::Resign, ponder: None };
     }
-    let best_move = rm.mv;
+    let best_move = line.pv[0];
     let mut after = pos.clone();
     after.do_move(best_move);
-    let ponder = rm
-        .pv
-        .get(1)
-        .copied()
-        .or_else(|| tt.probe(after.key()).map(|d| after.move_from_u16(d.move16)))
-        .filter(|&m| after.is_legal(m));
+    let ponder = line.pv.get(1).copied().filter(|&m| after.is_legal(m));
     SearchResult { best: BestMove::Move(best_move), ponder }
 }
 
@@ -168,32 +196,31 @@ pub fn run(workers: &mut [Worker], pos: &Position, root_moves: &[Move], shared: 
     pick_best(workers, shared)
 }
 
-/// The vote: each thread backs its best move with weight (score - min + 14) * depth; the
-/// move with most support wins, the deepest thread backing it supplies the PV. Mates win
-/// outright, the shortest first.
+/// The vote over the threads' last completed iterations: each thread backs its best move with
+/// weight (score - min + 14) * depth; the move with most support wins, the deepest thread
+/// backing it supplies the line. Mates win outright, the shortest first.
 fn pick_best(workers: &[Worker], shared: &Shared) -> usize {
     if workers.len() == 1 || shared.options.multipv > 1 || shared.limits.depth.is_some() {
         return 0;
     }
-    let usable: Vec<usize> = (0..workers.len())
-        .filter(|&i| workers[i].completed_depth > 0 && workers[i].root_moves[0].score > -VALUE_INFINITE)
-        .collect();
+    let usable: Vec<usize> = (0..workers.len()).filter(|&i| !workers[i].completed.is_empty()).collect();
     if usable.is_empty() {
         return 0;
     }
-    let min = usable.iter().map(|&i| workers[i].root_moves[0].score).min().unwrap_or(0);
+    let line = |i: usize| &workers[i].completed[0];
+    let min = usable.iter().map(|&i| line(i).score).min().unwrap_or(0);
     let mut votes: std::collections::HashMap<Move, i64> = std::collections::HashMap::new();
     for &i in &usable {
-        let rm = &workers[i].root_moves[0];
-        *votes.entry(rm.mv).or_default() += (rm.score - min + 14) as i64 * workers[i].completed_depth as i64;
+        let l = line(i);
+        *votes.entry(l.pv[0]).or_default() += (l.score - min + 14) as i64 * workers[i].completed_depth as i64;
     }
     let mut best = usable[0];
     for &i in &usable[1..] {
-        let (b, c) = (&workers[best].root_moves[0], &workers[i].root_moves[0]);
+        let (b, c) = (line(best), line(i));
         let better = if b.score >= VALUE_MATE_IN_MAX_PLY || c.score >= VALUE_MATE_IN_MAX_PLY {
             c.score > b.score
         } else {
-            votes[&c.mv] > votes[&b.mv] || (votes[&c.mv] == votes[&b.mv] && c.pv.len() > b.pv.len())
+            votes[&c.pv[0]] > votes[&b.pv[0]] || (votes[&c.pv[0]] == votes[&b.pv[0]] && c.pv.len() > b.pv.len())
         };
         if better {
             best = i;

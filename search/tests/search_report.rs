@@ -8,7 +8,8 @@ mod common;
 
 use common::*;
 use engine::Position;
-use search::{Bound, Info, Limits, Options};
+use search::{BestMove, Bound, Info, Limits, Options, Score};
+use std::time::Duration;
 
 /// Positions of `kaname bench` (aspiration windows fail in them).
 const POSITIONS: &[&str] = &[
@@ -77,8 +78,7 @@ fn consideration_mode_continues_the_pv_from_the_table() {
             longer += usize::from(b.len() > a.len());
         }
     }
-    // A search stopped in a fail-high's re-search has a PV of a move or two: the table
-    // continues it.
+    // The table continues lines beyond where the search's PV ended.
     assert!(longer > 0, "no PV was continued from the table");
 }
 
@@ -103,8 +103,7 @@ fn output_fail_lh_pv_false_never_reports_a_bound() {
     assert!(bounds > 0, "no aspiration fail in {} reports: the control failed", shown.len());
     let hidden = reports(&Options { consideration_mode: true, output_fail_lh_pv: false, ..options() });
     assert!(hidden.iter().all(|i| i.bound == Bound::Exact), "{:?}", hidden.iter().find(|i| i.bound != Bound::Exact));
-    // The fail-high/low reports are left out (a last report stopped in a re-search stays, with
-    // the previous iteration's score).
+    // The fail-high/low reports are left out.
     assert!(hidden.len() < shown.len(), "{} vs {}", hidden.len(), shown.len());
 }
 
@@ -112,7 +111,129 @@ fn output_fail_lh_pv_false_never_reports_a_bound() {
 fn fail_reports_wait_three_seconds_outside_consideration_mode() {
     let shown = reports(&Options { consideration_mode: true, ..options() });
     let plain = reports(&options());
-    // The fail reports of the consideration mode are missing; a search stopped within a
-    // re-search still ends with its bound (the last report is always sent).
+    // The fail reports of the consideration mode are missing.
     assert!(plain.len() < shown.len(), "{} vs {}", plain.len(), shown.len());
+}
+
+/// What a GUI records for the move (the last `multipv 1` report before the result) is the line
+/// played: exact, its first move the best move, its second the ponder move, and whole (at least
+/// two moves, unless the line ends the game).
+fn check_last_report(pos: &Position, out: &Outcome, what: &str) {
+    let last = out.last_info();
+    assert_eq!(last.bound, Bound::Exact, "{what}: {last:?}");
+    let BestMove::Move(best) = out.result.best else { panic!("{what}: {:?}", out.result) };
+    assert_eq!(last.pv.first(), Some(&best), "{what}: {last:?}");
+    if let Some(p) = out.result.ponder {
+        assert_eq!(last.pv.get(1), Some(&p), "{what}: {last:?}");
+    }
+    assert!(line_is_legal(pos, &last.pv), "{what}: {last:?}");
+    let ends_the_game = {
+        let mut p = pos.clone();
+        for &m in &last.pv {
+            p.do_move(m);
+        }
+        !p.has_legal_move() || matches!(last.score, Score::Mate(n) if n.unsigned_abs() as usize <= last.pv.len())
+    };
+    assert!(last.pv.len() >= 2 || ends_the_game, "{what}: a short line {last:?}");
+}
+
+#[test]
+fn the_last_report_is_the_completed_line_played() {
+    let sets = [
+        ("default", options()),
+        ("OutputFailLHPV false", Options { output_fail_lh_pv: false, ..options() }),
+        ("ConsiderationMode", Options { consideration_mode: true, ..options() }),
+        ("PvInterval", Options { pv_interval: 100_000_000, ..options() }),
+    ];
+    let mut interrupted = 0;
+    for (name, o) in &sets {
+        for s in POSITIONS {
+            let pos = sfen(s);
+            for n in [7_000, 30_000, 100_000, 300_000] {
+                let out = nodes(&pos, n, o);
+                let what = format!("{name} {s} nodes {n}");
+                check_last_report(&pos, &out, &what);
+                // The last completed iteration's: no exact report of the first line went deeper.
+                let last = out.last_info();
+                let deepest = out.infos.iter().filter(|i| i.multipv == 1 && i.bound == Bound::Exact).map(|i| i.depth);
+                assert_eq!(deepest.max(), Some(last.depth), "{what}");
+                interrupted += usize::from(out.infos.iter().any(|i| i.depth > last.depth));
+            }
+        }
+    }
+    // Consideration mode prints the fail-highs and fail-lows of the iteration the node limit
+    // interrupted: the searches above did stop inside iterations.
+    assert!(interrupted > 0, "no search reported an iteration it did not complete");
+}
+
+#[test]
+fn stop_at_once_still_ends_on_a_completed_line() {
+    let pos = sfen(POSITIONS[1]);
+    for limits in [
+        Limits { infinite: true, ..Default::default() },
+        Limits { ponder: true, byoyomi: [1000; 2], time: [Some(0); 2], ..Default::default() },
+        Limits { nodes: Some(1), ..Default::default() },
+    ] {
+        let mut s = searcher(&options());
+        let (done, infos, _) = start(&mut s, &pos, limits.clone());
+        s.stop();
+        let (result, _) = done.recv_timeout(Duration::from_secs(30)).expect("a result after stop");
+        s.wait();
+        let out = Outcome { infos: infos.try_iter().collect(), result, elapsed: Duration::ZERO };
+        // The first iteration always completes: there is a line to report and play.
+        check_last_report(&pos, &out, &format!("{limits:?}"));
+        assert!(out.last_info().depth >= 1);
+    }
+}
+
+#[test]
+fn multipv_under_infinite_prints_each_depths_lines_once() {
+    let pos = sfen(POSITIONS[0]);
+    // Consideration mode reports aspiration fails at once: the failing line alone, as a bound.
+    let plain = Options { multipv: 3, ..options() };
+    let consideration = Options { consideration_mode: true, ..plain.clone() };
+    let mut fails = 0;
+    for (o, depth) in [(&plain, Some(7)), (&plain, None), (&consideration, Some(9)), (&consideration, None)] {
+        let mut s = searcher(o);
+        let (done, infos, _) = start(&mut s, &pos, Limits { infinite: true, depth, ..Default::default() });
+        std::thread::sleep(Duration::from_millis(400));
+        s.stop();
+        let (result, _) = done.recv_timeout(Duration::from_secs(30)).expect("a result after stop");
+        s.wait();
+        let out = Outcome { infos: infos.try_iter().collect(), result, elapsed: Duration::ZERO };
+        fails += out.infos.iter().filter(|i| i.bound != Bound::Exact).count();
+        let mut seen = std::collections::HashSet::new();
+        for i in out.infos.iter().filter(|i| i.bound == Bound::Exact) {
+            assert!(
+                seen.insert((i.depth, i.multipv)),
+                "depth {} multipv {} printed twice: {:?}",
+                i.depth,
+                i.multipv,
+                out.infos
+            );
+        }
+        // Every depth has its three lines, best first, the last of them the line played.
+        let last_depth = out.infos.last().unwrap().depth;
+        for d in 1..=last_depth {
+            assert!((1..=3).all(|k| seen.contains(&(d, k))), "depth {d}: {:?}", out.infos);
+        }
+        let tail = &out.infos[out.infos.len() - 3..];
+        assert_eq!(tail.iter().map(|i| i.multipv).collect::<Vec<_>>(), [1, 2, 3]);
+        check_last_report(&pos, &out, &format!("multipv 3 infinite depth {depth:?} {o:?}"));
+    }
+    assert!(fails > 0, "control: no aspiration fail reported in consideration mode");
+}
+
+#[test]
+fn two_threads_end_on_the_voted_threads_line() {
+    let _serial = serial();
+    let o = Options { threads: 2, ..options() };
+    for s in POSITIONS {
+        let pos = sfen(s);
+        for movetime in [60, 250] {
+            let mut searcher = searcher(&o);
+            let out = run(&mut searcher, &pos, Limits { movetime: Some(movetime), ..Default::default() });
+            check_last_report(&pos, &out, &format!("threads 2 movetime {movetime} {s}"));
+        }
+    }
 }

@@ -10,7 +10,7 @@
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use engine::Position;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -27,6 +27,8 @@ pub struct Engine {
     stdin: Option<ChildStdin>,
     rx: Receiver<Option<String>>,
     stderr: Arc<Mutex<String>>,
+    /// stderr as a pipe nobody reads (`spawn_with_stderr_unread`), as GUIs leave it.
+    unread_stderr: Option<ChildStderr>,
     /// Every stdout line so far.
     pub lines: Vec<String>,
     /// Every line sent.
@@ -103,7 +105,30 @@ impl Engine {
         Engine::spawn_command(cmd)
     }
 
-    fn spawn_command(mut cmd: Command) -> Engine {
+    /// Starts the binary with environment variables `env` and stderr a pipe nobody reads
+    /// while it runs, as GUIs leave it (ShogiHome attaches no reader): a write that fills it
+    /// blocks the engine. `unread_stderr` reads it once the process has ended.
+    pub fn spawn_with_stderr_unread(env: &[(&str, &str)]) -> Engine {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kaname"));
+        cmd.envs(env.iter().copied());
+        Engine::spawn_command_with(cmd, false)
+    }
+
+    /// What the process wrote to a stderr nobody read (`spawn_with_stderr_unread`): read to
+    /// its end, so call it after the process has ended.
+    pub fn unread_stderr(&mut self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = self.unread_stderr.take() {
+            pipe.read_to_end(&mut bytes).expect("reading stderr");
+        }
+        bytes
+    }
+
+    fn spawn_command(cmd: Command) -> Engine {
+        Engine::spawn_command_with(cmd, true)
+    }
+
+    fn spawn_command_with(mut cmd: Command, read_stderr: bool) -> Engine {
         let mut child =
             cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawning kaname");
         let stdout = child.stdout.take().unwrap();
@@ -130,17 +155,23 @@ impl Engine {
         });
         let stderr = Arc::new(Mutex::new(String::new()));
         let mut err_pipe = child.stderr.take().unwrap();
-        let err_store = stderr.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = err_pipe.read(&mut buf) {
-                if n == 0 {
-                    break;
+        let unread_stderr = if read_stderr {
+            let err_store = stderr.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = err_pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    err_store.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
                 }
-                err_store.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
+            });
+            None
+        } else {
+            Some(err_pipe)
+        };
         Engine {
+            unread_stderr,
             stdin: child.stdin.take(),
             child,
             rx,

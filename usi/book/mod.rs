@@ -592,13 +592,16 @@ pub fn probe(
     let best = list.swap_remove(pick);
     let mut after = pos.clone();
     after.do_move(best.mv);
-    let ponder = best
-        .entry
-        .ponder
-        .as_deref()
-        .and_then(|p| after.parse_usi_move(p).ok())
-        .or_else(|| legal_moves(book, &after, opts.flipped, &mut Vec::new()).ok()?.first().map(|c| c.mv));
     let pv = book_pv(book, pos, &best, opts.pv_moves.max(1) as usize, opts.flipped);
+    // The line's second move, so that the line printed and the ponder move agree (a GUI keeps
+    // the line as the move's line of play and ponders on its second move).
+    let ponder = pv.get(1).copied().or_else(|| {
+        best.entry
+            .ponder
+            .as_deref()
+            .and_then(|p| after.parse_usi_move(p).ok())
+            .or_else(|| legal_moves(book, &after, opts.flipped, &mut Vec::new()).ok()?.first().map(|c| c.mv))
+    });
     Ok(Probe { hit: Some(Hit { best, ponder, pv, all }), notes })
 }
 
@@ -946,6 +949,22 @@ mod tests {
         .hit
         .unwrap();
         assert_eq!(h.ponder, None);
+    }
+
+    #[test]
+    fn the_ponder_move_is_the_lines_second_move() {
+        // The entry's ponder (8c8d) is not the book's first move after it (3c3d): the line a GUI
+        // records for the move and the ponder move must agree, so the ponder follows the line.
+        let s1 = after(&["7g7f"]).to_sfen();
+        let text = format!(
+            "{HEADER}\nsfen {}\n7g7f 8c8d 50 20 1\nsfen {s1}\n3c3d 2g2f -40 18 9\n8c8d none -60 18 1\n",
+            engine::START_SFEN
+        );
+        let b = Book::open(&temp("ponder.db", &text)).unwrap();
+        let h = probe(&b, &Position::startpos(), &options(), &[], &mut Rng::new(0)).unwrap().hit.unwrap();
+        let pv: Vec<String> = h.pv.iter().map(|m| m.to_string()).collect();
+        assert_eq!(pv[..2], ["7g7f", "3c3d"]);
+        assert_eq!(h.ponder.unwrap().to_string(), "3c3d");
     }
 
     #[test]

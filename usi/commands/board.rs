@@ -21,8 +21,8 @@ fn hand_text(pos: &Position, c: Color) -> String {
     s
 }
 
-/// The `d` diagram: board (upper case = black/sente), hands, side to move, SFEN, key, checkers;
-/// in a variant, its name first.
+/// The `d` diagram: board (upper case = black/sente), hands, side to move, SFEN, key, the
+/// kings' squares (`none` for a side without one), checkers; in a variant, its name first.
 pub fn diagram(pos: &Position) -> Vec<String> {
     let desc = pos.variant().desc();
     let header: String = (1..=desc.files).rev().map(|f| format!("  {f}")).collect();
@@ -67,6 +67,12 @@ pub fn diagram(pos: &Position) -> Vec<String> {
     ));
     lines.push(format!("SFEN: {}", pos.to_sfen()));
     lines.push(format!("Key: {:016x}", pos.key()));
+    let king = |c: Color| pos.king_square_opt(c).map_or("none".to_string(), |s| s.to_string());
+    let mut kings = format!("Kings: black (sente) {}, white (gote) {}", king(Color::Black), king(Color::White));
+    if !pos.has_king(Color::Black) || !pos.has_king(Color::White) {
+        kings.push_str(" (a side without a king is never in check and cannot be mated: a tsume position's attacker)");
+    }
+    lines.push(kings);
     let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
     lines.push(format!("Checkers: {}", if checkers.is_empty() { "-".to_string() } else { checkers.join(" ") }));
     lines

@@ -39,6 +39,9 @@ pub fn cli(a: &Args) {
     let out = Arc::new(Output::stdout());
     let settings = options::Settings::default();
     if let Some(r) = search::immediate_result(&pos, settings.search.entering_king_rule) {
+        if let Some(info) = search::immediate_info(&r) {
+            out.line(&lines::info_line(&pos, &info, lines::CpUnits::Kaname));
+        }
         out.line(&lines::bestmove_line(&pos, &r));
         return;
     }

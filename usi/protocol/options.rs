@@ -43,6 +43,10 @@ const ENTERING_KING_VARS: &[&str] =
     &["NoEnteringKing", "CSARule24", "CSARule24H", "CSARule27", "CSARule27H", "TryRule"];
 const EVAL_KIND_VARS: &[&str] = &["net", "classical"];
 const VARIANT_VARS: &[&str] = &["shogi", "minishogi", "shoshogi"];
+/// The largest integer a GUI written in JavaScript (ShogiHome) holds exactly, 2^53 - 1
+/// (`Number.MAX_SAFE_INTEGER`): every spin's range stays within plus or minus this, or the GUI
+/// would show and send back another number (9223372036854775807 becomes 9223372036854776000).
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// The defaults of the options the search reads.
 const SEARCH: search::Options = search::Options::DEFAULT;
 /// The defaults of the `Book*` options.
@@ -98,8 +102,9 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Spin { default: SEARCH.pv_interval as i64, min: 0, max: 100_000_000 },
         apply: |s, v| s.search.pv_interval = v.int() as u64,
         help: "Least time in ms between two PV `info` lines during a search, counted from `go`; 0 = one per \
-               iteration. The last PV before `bestmove` is always printed. Not applied under `go infinite` \
-               or `ConsiderationMode`. YaneuraOu's default is 300; Kaname's 0 keeps its line per iteration.",
+               iteration. The last completed iteration's lines are always printed before `bestmove`. Not \
+               applied under `go infinite` or `ConsiderationMode`. YaneuraOu's default is 300; Kaname's 0 \
+               keeps its line per iteration.",
     },
     Spec {
         name: "ConsiderationMode",
@@ -115,9 +120,10 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Check(SEARCH.output_fail_lh_pv),
         apply: |s, v| s.search.output_fail_lh_pv = v.flag(),
-        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`). False: no \
-               `info` line carries a bound; a search stopped in a re-search shows the previous iteration's \
-               score for that line.",
+        help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`; the failing \
+               line alone, under MultiPV too) during a search (after 3 s, or at once in `ConsiderationMode`). \
+               False: no `info` line carries a bound. Either way the last `info` before `bestmove` is exact: \
+               the last completed iteration's line.",
     },
     Spec {
         name: "NetworkDelay",
@@ -209,7 +215,7 @@ pub const OPTIONS: &[Spec] = &[
     Spec {
         name: "NodesLimit",
         aliases: &[],
-        kind: Kind::Spin { default: SEARCH.nodes_limit as i64, min: 0, max: i64::MAX },
+        kind: Kind::Spin { default: SEARCH.nodes_limit as i64, min: 0, max: MAX_SAFE_INTEGER },
         apply: |s, v| s.search.nodes_limit = v.int() as u64,
         help: "Node limit of every search when `go` gives none; 0 = none.",
     },
@@ -874,7 +880,7 @@ mod tests {
         assert_eq!(parse("UsiLog", Some("<empty>")).unwrap().value, Value::Text(String::new()));
         assert_eq!(parse("ClearHash", None).unwrap().value, Value::Press);
         assert_eq!(parse("clear hash", None).unwrap().name, "ClearHash");
-        assert_eq!(parse("NodesLimit", Some("99999999999999999999999")).unwrap().value, Value::Int(i64::MAX));
+        assert_eq!(parse("NodesLimit", Some("99999999999999999999999")).unwrap().value, Value::Int(MAX_SAFE_INTEGER));
     }
 
     /// splitmix64, for the fuzz test below.
@@ -1096,5 +1102,27 @@ mod tests {
         assert!(d.contains(&"option name PvInterval type spin default 0 min 0 max 100000000".into()));
         assert!(d.contains(&"option name Stochastic_Ponder type check default false".into()));
         assert!(d.iter().all(|l| l.is_ascii()));
+    }
+
+    /// ShogiHome (JavaScript numbers) holds integers exactly up to 2^53 - 1: a spin's default,
+    /// minimum and maximum beyond that would come back from the GUI as another number.
+    #[test]
+    fn every_spin_range_fits_a_javascript_number() {
+        let mut spins = 0;
+        for line in declarations(true) {
+            let t: Vec<&str> = line.split_whitespace().collect();
+            if !line.contains(" type spin ") {
+                continue;
+            }
+            spins += 1;
+            for key in ["default", "min", "max"] {
+                let at = t.iter().position(|w| *w == key).unwrap_or_else(|| panic!("{key} missing: {line}"));
+                let n: i64 = t[at + 1].parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+                assert!(n.abs() <= MAX_SAFE_INTEGER, "{line}: {key} {n} is beyond 2^53 - 1");
+            }
+        }
+        assert!(spins > 20, "{spins} spins declared");
+        assert!(declarations(false)
+            .contains(&format!("option name NodesLimit type spin default 0 min 0 max {MAX_SAFE_INTEGER}")));
     }
 }

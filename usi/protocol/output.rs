@@ -1,5 +1,6 @@
 //! stdout, which carries USI lines only: each line is written whole under a lock and flushed.
-//! The optional `UsiLog` file receives every line in and out with a timestamp.
+//! The optional `UsiLog` file receives every line in and out with a timestamp (and the
+//! session's log records, through `diag`).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -85,12 +86,15 @@ impl Output {
         let mut g = self.lock();
         if path.is_empty() {
             g.log = None;
+            crate::protocol::diag::set_log_file(None);
             return Ok(());
         }
         if g.log.as_ref().is_some_and(|(p, _)| p == path) {
             return Ok(());
         }
         let f = OpenOptions::new().create(true).append(true).open(path)?;
+        // The session's log records go to the file too (a handle of their own).
+        crate::protocol::diag::set_log_file(f.try_clone().ok());
         g.log = Some((path.to_string(), f));
         Ok(())
     }

@@ -6,8 +6,8 @@ use engine::{Color, Position, VariantId};
 use search::Limits;
 
 /// Applies a USI move list to `pos`. Stops quietly at `resign`/`win`; `pass`, `0000` and `null`
-/// are null moves (refused when the side to move is in check). On an illegal move the legal
-/// prefix stays applied and the problem is returned.
+/// are null moves (refused when the side to move is in check). On an illegal move the problem
+/// is returned (the legal prefix is applied: what the caller does with it is its choice).
 pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a str>) -> Option<String> {
     for (i, text) in moves.into_iter().enumerate() {
         let ply = i + 1;
@@ -17,10 +17,7 @@ pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a s
         }
         if ["pass", "0000", "null"].iter().any(|t| text.eq_ignore_ascii_case(t)) {
             if pos.in_check() {
-                return Some(format!(
-                    "move {ply} '{}': cannot pass while in check; moves from here on ignored",
-                    ascii(text, 16)
-                ));
+                return Some(format!("move {ply} '{}': cannot pass while in check", ascii(text, 16)));
             }
             pos.do_null_move();
             continue;
@@ -28,20 +25,18 @@ pub fn apply_moves<'a>(pos: &mut Position, moves: impl IntoIterator<Item = &'a s
         match pos.parse_usi_move(text) {
             Ok(m) => pos.do_move(m),
             Err(e) => {
-                return Some(format!(
-                    "move {ply} '{}' is illegal: {}; moves from here on ignored",
-                    ascii(text, 16),
-                    ascii(&e.to_string(), 100)
-                ))
+                return Some(format!("move {ply} '{}' is illegal: {}", ascii(text, 16), ascii(&e.to_string(), 100)))
             }
         }
     }
     None
 }
 
-/// Parses `position`'s arguments in the game `variant`. `Err` when there is no usable position
-/// (the caller keeps the previous one); `Ok((pos, Some(problem)))` when a usable position came
-/// with a problem.
+/// Parses `position`'s arguments in the game `variant`. `Err` when the position is refused: no
+/// SFEN, a bad one, or a move of the list that is illegal where it is played (the legal prefix
+/// is not the GUI's position: a move found for it would be a move of another position);
+/// `Ok((pos, Some(problem)))` when the position came with a harmless problem (text after
+/// `startpos`).
 pub fn position(args: &[&str], variant: VariantId) -> Result<(Position, Option<String>), String> {
     let moves_at = args.iter().position(|t| *t == "moves");
     let (head, moves) = match moves_at {
@@ -68,7 +63,7 @@ pub fn position(args: &[&str], variant: VariantId) -> Result<(Position, Option<S
         }
     };
     if let Some(p) = apply_moves(&mut pos, moves.iter().copied()) {
-        problems.push(format!("position: {p}"));
+        return Err(format!("position: {p}"));
     }
     Ok((pos, join_problems(problems)))
 }
@@ -279,18 +274,19 @@ mod tests {
         let (p, e) = position(&split(bare), VariantId::Shogi).unwrap();
         assert!(e.is_none());
         assert_eq!(p.side_to_move(), Color::White);
-        let (p, e) = position(&split("startpos moves 7g7f 3c3d 7f7e 9i9h 2g2f"), VariantId::Shogi).unwrap();
-        assert!(e.unwrap().contains("move 4 '9i9h' is illegal"));
-        assert_eq!(p.game_ply(), 4);
+        // An illegal move refuses the whole position: its legal prefix is another position.
+        let e = position(&split("startpos moves 7g7f 3c3d 7f7e 9i9h 2g2f"), VariantId::Shogi).err().unwrap();
+        assert!(e.contains("move 4 '9i9h' is illegal"), "{e}");
         let (p, e) = position(&split("startpos moves 7g7f 3c3d resign 2g2f"), VariantId::Shogi).unwrap();
         assert!(e.is_none());
         assert_eq!(p.game_ply(), 3);
         let (p, e) = position(&split("startpos moves 7g7f pass 2g2f"), VariantId::Shogi).unwrap();
         assert!(e.is_none());
         assert_eq!(p.side_to_move(), Color::White);
-        let (p, e) = position(&split("sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1 moves 0000"), VariantId::Shogi).unwrap();
-        assert!(e.unwrap().contains("in check"));
-        assert_eq!(p.side_to_move(), Color::Black);
+        let e = position(&split("sfen 4k4/9/9/9/9/9/9/4r4/4K4 b - 1 moves 0000"), VariantId::Shogi).err().unwrap();
+        assert!(e.contains("in check"), "{e}");
+        let (_, e) = position(&split("startpos 7g7f"), VariantId::Shogi).unwrap();
+        assert!(e.unwrap().contains("after startpos"));
         assert!(position(&split("sfen lnsgkgsnl/9 b - 1"), VariantId::Shogi).is_err());
         assert!(position(&[], VariantId::Shogi).is_err());
         assert!(position(&split("sfen"), VariantId::Shogi).is_err());

@@ -1,9 +1,11 @@
 //! The command line for people and scripts, and the documentation that describes it.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn kaname(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kaname")).args(args).output().expect("running kaname")
+    common::kaname().args(args).output().expect("running kaname")
 }
 
 fn stdout(o: &Output) -> String {

@@ -14,26 +14,21 @@
 # (Debian's gcc-mingw-w64-x86-64-posix). Idempotent: a second run checks and lets cargo find
 # nothing to do.
 #
-# Cache (outside the checkout): $KANAME_WIN_CACHE, by default ~/.cache/kaname-windows.
+# Cache (outside the checkout): $KANAME_WIN_CACHE, by default ~/.cache/kaname-windows (see
+# scripts/windows_lib.sh).
 # Exit status 69 (EX_UNAVAILABLE) when a piece cannot be had (the message names it); any other
 # failure is the build's own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 TARGET=x86_64-pc-windows-gnu
-CACHE=${KANAME_WIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kaname-windows}
-MIRROR=${KANAME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-# Suites searched for rust-src of the compiler's version, in order.
-SUITES=${KANAME_RUST_SRC_SUITES:-"trixie-backports trixie forky sid"}
 LINKER_PKG=gcc-mingw-w64-x86-64-posix
 LINKER=x86_64-w64-mingw32-gcc
 START=$(date +%s)
-
-say() { echo "build_windows.sh: $*" >&2; }
-missing() {
-    say "CANNOT BUILD kaname.exe: $*"
-    exit 69
-}
+SELF=build_windows.sh
+WHAT="BUILD kaname.exe"
+# shellcheck source=scripts/windows_lib.sh
+. scripts/windows_lib.sh
 
 mode=build
 cargo_args=(build --release)
@@ -68,32 +63,6 @@ fi
 SYSROOT=$(rustc --print sysroot)
 say "rustc $have (${RUSTUP_TOOLCHAIN:-default toolchain}), sysroot $SYSROOT"
 
-# --- Debian's packages, through apt with a configuration of our own -----------------------
-# (the host's sources stay as they are; the package lists live in the cache).
-APT_DIR=$CACHE/apt
-apt_opts() {
-    echo "-o Dir::Etc::SourceList=$APT_DIR/sources.list -o Dir::Etc::SourceParts=/dev/null" \
-        "-o Dir::State::Lists=$APT_DIR/lists -o Dir::State::status=$APT_DIR/status" \
-        "-o Dir::Cache=$APT_DIR/cache -o Debug::NoLocking=1 -o APT::Sandbox::User=root" \
-        "-o Acquire::Retries=3"
-}
-apt_update() {
-    mkdir -p "$APT_DIR"/lists/partial "$APT_DIR"/cache/archives/partial
-    : >"$APT_DIR/status"
-    : >"$APT_DIR/sources.list"
-    for s in $SUITES; do
-        echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $s main" >>"$APT_DIR/sources.list"
-    done
-    [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] \
-        || missing "Debian's archive keys (/usr/share/keyrings/debian-archive-keyring.gpg, package debian-archive-keyring)"
-    # shellcheck disable=SC2046
-    apt-get $(apt_opts) -q update >"$APT_DIR/update.log" 2>&1 \
-        || missing "apt-get update of $SUITES from $MIRROR failed (see $APT_DIR/update.log)"
-    if grep -E "^(W|E): " "$APT_DIR/update.log" | grep -v "unsandboxed" >&2; then
-        say "(apt's warnings above)"
-    fi
-}
-
 # --- the linker ---------------------------------------------------------------------------
 if ! command -v "$LINKER" >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -116,24 +85,17 @@ if [ ! -f "$SRC_LINK/library/std/Cargo.toml" ]; then
     fi
     unpacked=$CACHE/rust-src-$have
     if [ ! -f "$unpacked/.complete" ]; then
-        command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null \
-            || missing "Rust's std source: rust-src $have comes from Debian's packages, and apt-get/dpkg-deb are missing"
         say "fetching Debian's rust-src $have (the std's source, for -Zbuild-std)"
         apt_update
-        # shellcheck disable=SC2046
-        debver=$(apt-cache $(apt_opts) madison rust-src 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' \
-            | grep -E "^$(printf '%s' "$have" | sed 's/\./\\./g')[+~-]" | head -1 || true)
+        debver=$(apt_version rust-src "^$(printf '%s' "$have" | sed 's/\./\\./g')[+~-]")
         if [ -z "$debver" ]; then
-            # shellcheck disable=SC2046
-            offered=$(apt-cache $(apt_opts) madison rust-src 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); printf "%s ", $2}')
-            missing "Debian has no rust-src $have in $SUITES (offered: ${offered:-none}); the std's source must \
+            offered=$(apt_version rust-src . | tr '\n' ' ')
+            missing "Debian has no rust-src $have in $SUITES (the newest: ${offered:-none}); the std's source must \
 match the compiler exactly"
         fi
         rm -rf "$unpacked" "$unpacked.tmp"
         mkdir -p "$unpacked.tmp"
-        # shellcheck disable=SC2046
-        (cd "$unpacked.tmp" && apt-get $(apt_opts) -q download "rust-src=$debver" >/dev/null 2>&1) \
-            || missing "apt-get download rust-src=$debver failed"
+        apt_download "rust-src=$debver" "$unpacked.tmp"
         dpkg-deb -x "$unpacked.tmp"/rust-src_*.deb "$unpacked.tmp/root"
         src=$(find "$unpacked.tmp/root/usr/src" -maxdepth 1 -name 'rustc-*' | head -1)
         [ -f "$src/library/std/Cargo.toml" ] || missing "rust-src=$debver holds no library/std"
@@ -154,10 +116,14 @@ fi
 # --- the build ------------------------------------------------------------------------------
 # The linker and the CPU level of the Windows target are in .cargo/config.toml.
 export RUSTC_BOOTSTRAP=1
-cargo "${cargo_args[@]}" --target "$TARGET" -Zbuild-std=std,panic_unwind
+# std's features: cargo's defaults, and std_detect's RUST_STD_DETECT_UNSTABLE (a space-separated
+# list of CPU features that run-time detection then reports absent, e.g. "avx2 avxvnni": the
+# portable code paths of the same exe, which tests/windows.rs runs).
+cargo "${cargo_args[0]}" --target "$TARGET" -Zbuild-std=std,panic_unwind \
+    -Zbuild-std-features=panic-unwind,backtrace,default,std_detect/std_detect_env_override "${cargo_args[@]:1}"
 
 if [ "${cargo_args[*]}" = "build --release" ]; then
-    exe=$REPO/target/$TARGET/release/kaname.exe
+    exe=${CARGO_TARGET_DIR:-$REPO/target}/$TARGET/release/kaname.exe
     [ "$(head -c2 "$exe")" = MZ ] || { say "$exe is not a Windows executable"; exit 1; }
     # Only DLLs every Windows 10 or later has: no MinGW runtime DLL to ship beside the exe.
     dlls=$(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/.*DLL Name: //p' | tr 'A-Z' 'a-z' | sort -u | tr '\n' ' ')

@@ -65,15 +65,7 @@ say "rustc $have (${RUSTUP_TOOLCHAIN:-default toolchain}), sysroot $SYSROOT"
 
 # --- the linker ---------------------------------------------------------------------------
 if ! command -v "$LINKER" >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        say "installing $LINKER_PKG (MinGW-w64, the linker)"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get install -y -q --no-install-recommends "$LINKER_PKG" >/dev/null 2>&1 \
-            || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends "$LINKER_PKG" >/dev/null; } \
-            || missing "the MinGW-w64 linker: apt-get install $LINKER_PKG failed"
-    else
-        missing "the MinGW-w64 linker $LINKER: install Debian's $LINKER_PKG (as root)"
-    fi
+    host_install "$LINKER_PKG"
     command -v "$LINKER" >/dev/null || missing "$LINKER_PKG installed but $LINKER is not on PATH"
 fi
 

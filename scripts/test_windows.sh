@@ -51,7 +51,7 @@ if [ "${1:-}" = --inside ]; then
             e2e) cmd=(env KANAME_TEST_BIN="$REPO/scripts/wine_kaname.sh" KANAME_TEST_WINE=1 KANAME_EXE="$EXE" "$path") ;;
         esac
         rc=0
-        timeout --kill-after=10 1200 "${cmd[@]}" || rc=$?
+        timeout --kill-after=10 1200 "${cmd[@]}" </dev/null || rc=$?
         summary+=("$(printf '%-28s %s (%d s)' "$name" "$([ $rc = 0 ] && echo ok || echo "FAILED ($rc)")" $(($(date +%s) - t0)))")
         [ $rc = 0 ] || failed=$((failed + 1))
     done <"$LIST"
@@ -144,10 +144,11 @@ ensure_root() {
             export DEBOOTSTRAP_DIR=$dbs/usr/share/debootstrap
             debootstrap=("$dbs/usr/sbin/debootstrap")
         fi
+        command -v wget >/dev/null || host_install wget # debootstrap downloads with it
         say "making the Wine root (Debian trixie, minbase) in $tmp"
         mkdir -p "$tmp"
         "${debootstrap[@]}" --variant=minbase --keyring="$KEYRING" trixie "$tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
-            || missing "debootstrap of Debian trixie from $MIRROR failed (see $CACHE/debootstrap.log)"
+            || missing "debootstrap of Debian trixie from $MIRROR failed (see $CACHE/debootstrap.log: $(tail -1 "$CACHE/debootstrap.log"))"
         say "installing Wine in it"
         in_root "$tmp" sh -c 'export DEBIAN_FRONTEND=noninteractive
             apt-get update -q && apt-get install -y -q --no-install-recommends wine wine64' >"$CACHE/wine-install.log" 2>&1 \
@@ -174,14 +175,13 @@ units=$(bash scripts/build_windows.sh --cargo test --release -p engine -p search
     --message-format=json-render-diagnostics | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
 
 # 2. The Linux end-to-end test binaries (the Linux suite built them already).
-e2e_args=()
-for t in $E2E; do e2e_args+=(--test "$t"); done
-e2e=$(cargo test --release --no-run --message-format=json-render-diagnostics "${e2e_args[@]}" \
-    | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
+# (--workspace, as the Linux suite: the same features, so nothing is built again.)
+e2e=$(cargo test --release --workspace --no-run --message-format=json-render-diagnostics | grep '"executable":"/')
 {
     for u in $units; do printf 'unit\t%s\t%s\n' "$(basename "$u" | sed 's/-[0-9a-f]*\.exe$/ (Windows unit tests)/')" "$u"; done
     for t in $E2E; do
-        path=$(printf '%s\n' "$e2e" | grep "/deps/$t-[0-9a-f]*$" | head -1)
+        path=$(printf '%s\n' "$e2e" | grep -F "\"src_path\":\"$REPO/tests/$t.rs\"" \
+            | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | head -1)
         [ -n "$path" ] || { say "no test binary for tests/$t.rs"; exit 1; }
         printf 'e2e\t%s\t%s\n' "tests/$t.rs" "$path"
     done

@@ -61,3 +61,14 @@ apt_download() {
     # shellcheck disable=SC2046
     (cd "$2" && apt-get $(apt_opts) -q download "$1" >/dev/null 2>&1) || missing "apt-get download $1 failed"
 }
+
+# Installs the host's Debian packages "$@" (as root), updating the host's package lists first
+# when an install from the lists as they are fails.
+host_install() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || missing "Debian's $* (install them as root)"
+    say "installing Debian's $*"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 \
+        || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends "$@" >/dev/null; } \
+        || missing "apt-get install $* failed"
+}

@@ -46,7 +46,8 @@ struct Folder {
 
 impl Folder {
     fn new(test: &str) -> Folder {
-        let name = format!("将棋 エンジン {test} {}", std::process::id());
+        // 表 and ソ end in byte 0x5C (a backslash) in Shift_JIS: a trap for code that splits bytes.
+        let name = format!("将棋 エンジン 表ソ {test} {}", std::process::id());
         let (top, engine) = if under_wine() {
             let prefix = std::env::var_os("WINEPREFIX")
                 .map(PathBuf::from)
@@ -202,7 +203,8 @@ fn bench_counts_the_nodes_of_the_linux_build() {
 /// The engine in its own folder, started there as ShogiGUI and Shogidokoro start it: a
 /// relative `BookFile` (`book\定跡 1.db`) and `EvalFile` (`eval\nn 1.bin`) are found from the
 /// working directory; the same files by absolute paths (`C:\将棋 エンジン ...\book\定跡 1.db`),
-/// with `/` instead of `\`, through `BookDir`, and under Wine by the Unix path's drive (`Z:\`).
+/// with `/` instead of `\`, in Shift_JIS bytes, through `BookDir`, and under Wine by the Unix
+/// path's drive (`Z:\`).
 /// The net is the one read: `bench` in the session names its YaneuraOu shape.
 #[test]
 fn book_and_net_by_windows_paths_from_the_engines_folder() {
@@ -214,6 +216,7 @@ fn book_and_net_by_windows_paths_from_the_engines_folder() {
     send_crlf(&mut e, "setoption name USI_Hash value 16");
     send_crlf(&mut e, &format!("setoption name BookFile value book{}定跡 1.db", sep()));
     send_crlf(&mut e, &format!("setoption name EvalFile value eval{}nn 1.bin", sep()));
+    send_crlf(&mut e, "setoption name BookEvalDiff value 0"); // the best book move only: 7g7f
     book_read(&ready_infos(&mut e), "relative to the working directory");
     send_crlf(&mut e, "position startpos");
     send_crlf(&mut e, "go btime 0 wtime 0 byoyomi 10000");
@@ -238,6 +241,15 @@ fn book_and_net_by_windows_paths_from_the_engines_folder() {
         send_crlf(&mut e, &format!("setoption name BookFile value {path}"));
         book_read(&ready_infos(&mut e), &path);
     }
+    // The path in Shift_JIS bytes, as a GUI on Japanese Windows writing in the system's code
+    // page sends it.
+    send_crlf(&mut e, "setoption name BookFile value none.db");
+    assert!(ready_infos(&mut e).iter().any(|l| l.contains("error")));
+    let line = format!("setoption name BookFile value {}\r\n", f.engine_path("book/定跡 1.db"));
+    let (sjis, _, unmappable) = encoding_rs::SHIFT_JIS.encode(&line);
+    assert!(!unmappable && std::str::from_utf8(&sjis).is_err());
+    e.send_raw(&sjis);
+    book_read(&ready_infos(&mut e), "a path in Shift_JIS");
     send_crlf(&mut e, &format!("setoption name BookDir value {}", f.engine_path("book")));
     send_crlf(&mut e, "setoption name BookFile value 定跡 1.db");
     book_read(&ready_infos(&mut e), "BookDir");
@@ -290,4 +302,54 @@ fn analyse_a_shift_jis_kif_with_a_japanese_name() {
             std::fs::remove_file(f.unix.join(format!("対局 一.analysis.{out}"))).unwrap();
         }
     }
+}
+
+/// A book of more than 8 MB, sorted by SFEN, is not read but looked up on disk (bisected by
+/// seeks): from a folder with Japanese in its name, in CRLF lines as a Windows tool writes them.
+#[test]
+fn a_book_over_8_mb_is_looked_up_on_disk() {
+    let f = Folder::new("big-book");
+    let mut positions: Vec<(String, String, String)> = Vec::new();
+    let mut pos = engine::Position::startpos();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    while positions.len() < 100_000 {
+        let mut legal = engine::MoveList::new();
+        engine::generate_legal(&pos, &mut legal);
+        if legal.is_empty() || pos.game_ply() > 80 {
+            pos = engine::Position::startpos();
+            continue;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let m = legal.as_slice()[(x % legal.len() as u64) as usize];
+        let sfen = pos.to_sfen();
+        let key = sfen.rsplit_once(' ').unwrap().0.to_string();
+        positions.push((key, sfen, m.to_string()));
+        pos.do_move(m);
+    }
+    positions.sort();
+    positions.dedup_by(|a, b| a.0 == b.0);
+    let mut text = String::from("#YANEURAOU-DB2016 1.00\r\n");
+    for (i, (_, sfen, m)) in positions.iter().enumerate() {
+        text.push_str(&format!("sfen {sfen}\r\n{m} none {} 20 1\r\n", i % 100));
+    }
+    assert!(text.len() > 9 << 20, "{} bytes", text.len());
+    std::fs::write(f.unix.join("book/大きい定跡.db"), &text).unwrap();
+
+    let mut e = f.spawn_in(&f.unix);
+    send_crlf(&mut e, "usi");
+    e.expect("usiok", LIVE);
+    send_crlf(&mut e, &format!("setoption name BookFile value {}", f.engine_path("book/大きい定跡.db")));
+    send_crlf(&mut e, "setoption name BookMoves value 1000");
+    let infos = ready_infos(&mut e);
+    assert!(infos.iter().any(|l| l.contains("sorted by SFEN, looked up on disk")), "{infos:?}");
+    for (_, sfen, m) in positions.iter().step_by(positions.len() / 7) {
+        send_crlf(&mut e, &format!("position sfen {sfen}"));
+        send_crlf(&mut e, "go btime 0 wtime 0 byoyomi 10000");
+        let (best, lines) = e.expect("bestmove", LIVE);
+        assert!(lines.iter().any(|l| l.starts_with("info string book ")), "{sfen}: {lines:?}");
+        assert_eq!(best.split_whitespace().nth(1), Some(m.as_str()), "{sfen}");
+    }
+    e.finish();
 }

@@ -259,11 +259,10 @@ fn book_and_net_by_windows_paths_from_the_engines_folder() {
 }
 
 /// ShogiGUI and Shogidokoro start the engine in its folder; started anywhere else, a relative
-/// `BookFile` is looked for in the executable's folder next (the fallback planned in
-/// usi/protocol/options.rs). Ignored until that lands: then this runs as it is.
+/// `BookFile` or `EvalFile` not found from the working directory is looked for in the
+/// executable's folder (`options::locate`). The net is the one read: `bench` names its shape.
 #[test]
-#[ignore = "waits for the executable's-folder fallback of relative paths (usi/protocol/options.rs)"]
-fn a_relative_book_is_found_beside_the_executable_from_elsewhere() {
+fn a_relative_book_and_net_are_found_beside_the_executable_from_elsewhere() {
     let f = Folder::new("exe-folder");
     let elsewhere = f.top.clone();
     let mut e = f.spawn_in(&elsewhere);
@@ -272,6 +271,10 @@ fn a_relative_book_is_found_beside_the_executable_from_elsewhere() {
     send_crlf(&mut e, &format!("setoption name BookFile value book{}定跡 1.db", sep()));
     send_crlf(&mut e, &format!("setoption name EvalFile value eval{}nn 1.bin", sep()));
     book_read(&ready_infos(&mut e), "beside the executable");
+    e.human_output = true;
+    send_crlf(&mut e, "bench 1");
+    let (_, lines) = e.expect("Nodes/second:", LIVE);
+    assert!(lines.iter().any(|l| l.starts_with("bench: eval net halfkp_256x2-32-32 ")), "the net of EvalFile: {lines:?}");
     e.finish();
 }
 

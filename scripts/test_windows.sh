@@ -74,18 +74,18 @@ in_root() {
     shift
     local binds=("$REPO")
     case "$TARGET_DIR" in "$REPO"/*) ;; *) binds+=("$TARGET_DIR") ;; esac
-    local b
-    for b in "${binds[@]}"; do mkdir -p "$root$b"; done
     cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+    # A failure to set the root up is this script's own (status 70), not a missing piece.
     unshare --mount --propagation private --pid --fork --kill-child -- bash -c '
         set -e
+        trap "exit 70" ERR
         root=$1 cgroup=$2
         shift 2
         [ -z "$cgroup" ] || echo $$ >"$cgroup/cgroup.procs"
         mount -t proc proc "$root/proc"
         mount --rbind /dev "$root/dev"
         mount -t tmpfs -o size=4g tmpfs "$root/tmp"
-        while [ "$1" != -- ]; do mount --bind "$1" "$root$1"; shift; done
+        while [ "$1" != -- ]; do mkdir -p "$root$1"; mount --bind "$1" "$root$1"; shift; done
         shift
         exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
             ${CI:+CI=$CI} ${CARGO_TARGET_DIR:+CARGO_TARGET_DIR=$CARGO_TARGET_DIR} "$@"
@@ -120,6 +120,13 @@ drop_cgroup() {
     rmdir "$CGROUP" 2>/dev/null || true
 }
 
+# After a failed step in the root being made: a missing piece (69), or this script's failure
+# to set the root up (in_root's 70), which is no reason to skip.
+root_failed() {
+    [ "$1" = 70 ] && { say "FAILED to enter the Wine root (see $CACHE/wine-install.log)"; exit 1; }
+    missing "$2 (see $CACHE/wine-install.log)"
+}
+
 ensure_root() {
     # The Wine root, made once: debootstrap (the host's, or Debian's package unpacked into the
     # cache), Wine from trixie, a Wine prefix. Made in a temporary folder, renamed when whole.
@@ -152,10 +159,10 @@ ensure_root() {
         say "installing Wine in it"
         in_root "$tmp" sh -c 'export DEBIAN_FRONTEND=noninteractive
             apt-get update -q && apt-get install -y -q --no-install-recommends wine wine64' >"$CACHE/wine-install.log" 2>&1 \
-            || missing "apt-get install wine wine64 in the trixie root failed (see $CACHE/wine-install.log)"
+            || root_failed $? "apt-get install wine wine64 in the trixie root failed"
         # The prefix (C:\ and the registry), made once: its first start prints harmless noise.
         in_root "$tmp" sh -c 'WINEDEBUG=-all wineboot -i' >>"$CACHE/wine-install.log" 2>&1 \
-            || missing "wineboot in the trixie root failed (see $CACHE/wine-install.log)"
+            || root_failed $? "wineboot in the trixie root failed"
         in_root "$tmp" sh -c 'wine --version' >"$tmp/.kaname-ready"
         mv "$tmp" "$WINE_ROOT"
         say "Wine root ready: $(cat "$WINE_ROOT/.kaname-ready") ($(($(date +%s) - t0)) s)"

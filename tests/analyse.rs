@@ -3,10 +3,12 @@
 //! CSA and a USI line; a board-diagram start, a handicap start, a record with an illegal move,
 //! and text that is no record), with a tiny node budget per position.
 
+mod common;
+
 use engine::Position;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The game in every `game*` fixture: Black fails to retake the bishop at ply 5.
 const GAME: [&str; 12] =
@@ -28,13 +30,7 @@ fn scratch(test: &str) -> PathBuf {
 }
 
 fn analyse(record: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kaname"))
-        .arg("analyse")
-        .arg(record)
-        .args(BUDGET)
-        .args(extra)
-        .output()
-        .expect("running kaname")
+    common::kaname().arg("analyse").arg(record).args(BUDGET).args(extra).output().expect("running kaname")
 }
 
 fn stderr(o: &Output) -> String {
@@ -184,7 +180,7 @@ fn default_outputs_beside_the_record() {
                 "kept from the original:\n{copy}"
             );
             // The copy reads back as the same game.
-            let g = Command::new(env!("CARGO_BIN_EXE_kaname"))
+            let g = common::kaname()
                 .args(["analyse", dir.join("game.analysis.kif").to_str().unwrap(), "--to", "1"])
                 .args(BUDGET)
                 .args(["--json", dir.join("again.json").to_str().unwrap()])
@@ -309,7 +305,7 @@ fn unreadable_records_are_refused() {
 
 #[test]
 fn usage() {
-    let kaname = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_kaname")).args(args).output().unwrap();
+    let kaname = |args: &[&str]| common::kaname().args(args).output().unwrap();
     let o = kaname(&["analyse", "--help"]);
     assert!(o.status.success());
     let usage = String::from_utf8(o.stdout).unwrap();

@@ -91,7 +91,10 @@ fn book_dir_holds_a_relative_book_file_as_in_yaneuraou() {
     e.send("setoption name BookDir value /nonexistent-kaname-books");
     e.send("isready");
     let (_, lines) = e.expect("readyok", LIVE);
-    assert!(errors(&lines).iter().any(|l| l.contains("/nonexistent-kaname-books/tiny.db")), "{lines:?}");
+    assert!(
+        errors(&lines).iter().any(|l| common::slashes(l).contains("/nonexistent-kaname-books/tiny.db")),
+        "{lines:?}"
+    );
     e.send("position startpos");
     let (lines, _) = go_lines(&mut e, "go nodes 3000");
     assert!(!is_book(&lines), "{lines:?}");
@@ -209,7 +212,7 @@ fn go_ponder_with_a_book_move_waits_for_stop_or_ponderhit() {
 }
 
 fn kaname(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_kaname")).args(args).output().expect("running kaname")
+    common::kaname().args(args).output().expect("running kaname")
 }
 
 /// A book file as text: key (SFEN without ply) -> (SFEN, moves as (move, ponder, value, depth)).

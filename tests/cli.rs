@@ -1,9 +1,11 @@
 //! The command line for people and scripts, and the documentation that describes it.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn kaname(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kaname")).args(args).output().expect("running kaname")
+    common::kaname().args(args).output().expect("running kaname")
 }
 
 fn stdout(o: &Output) -> String {
@@ -179,7 +181,12 @@ fn ci_runs_exactly_the_readme_test_command() {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("set ") && !l.starts_with("cd "))
         .collect();
-    assert_eq!(commands, vec![cmd], ".ci/run runs something else");
+    assert_eq!(commands.first(), Some(&cmd), ".ci/run runs something else first");
+    // Then the Windows part, which README's "Windows" and "Continuous integration" describe.
+    let windows = "bash scripts/test_windows.sh";
+    assert!(readme.contains(windows), "README names {windows}");
+    let runs: Vec<&&str> = commands.iter().filter(|l| l.contains("cargo ") || l.contains("scripts/")).collect();
+    assert_eq!(runs, vec![&cmd, &"bash scripts/test_windows.sh || rc=$?"], ".ci/run runs something else");
 }
 
 /// `gensfen` writes whole PackedSfenValue records that decode to legal positions with legal

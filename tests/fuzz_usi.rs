@@ -287,6 +287,18 @@ enum Seen {
     TooLong,
 }
 
+/// A line's text as the session reads it (usi/protocol/reader.rs's `decode`): UTF-8, else
+/// Shift_JIS when it is that without a fault, else lossy UTF-8.
+fn decode(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| {
+        let bytes = e.into_bytes();
+        match encoding_rs::SHIFT_JIS.decode_without_bom_handling_and_without_replacement(&bytes) {
+            Some(text) => text.into_owned(),
+            None => String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    })
+}
+
 /// Cuts the byte stream into lines as `reader::read_line` does.
 #[derive(Default)]
 struct Splitter {
@@ -311,7 +323,7 @@ impl Splitter {
         if buf.last() == Some(&b'\r') {
             buf.pop();
         }
-        Seen::Line(String::from_utf8_lossy(&buf).into_owned())
+        Seen::Line(decode(buf))
     }
 
     /// The lines that `bytes` completes.
@@ -1441,7 +1453,7 @@ impl Gen {
 
     /// Whether the session may be sent this line (see the module doc: never-sent things).
     fn safe(&self, bytes: &[u8]) -> bool {
-        let line = String::from_utf8_lossy(bytes);
+        let line = decode(bytes.to_vec());
         if line.starts_with(TOO_LONG) {
             return true;
         }

@@ -95,7 +95,7 @@ fn the_position_with_the_most_legal_moves() {
     // Every move a line of its own at depth 1.
     e.send("setoption name MultiPV value 600");
     e.send("go depth 1");
-    let (best, lines) = e.expect("bestmove", LIVE);
+    let (best, lines) = e.expect("bestmove", common::patience(LIVE));
     e.check_bestmove(&best);
     assert_eq!(last_depth_multipvs(&lines), (1..=593).collect::<Vec<_>>());
     e.send("setoption name MultiPV value 1");

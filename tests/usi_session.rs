@@ -701,7 +701,7 @@ fn eval_file_is_read_from_eval_dir() {
     e.send(&format!("setoption name EvalDir value {}", empty.display()));
     let errs = ready_errors(&mut e);
     assert_eq!(errs.len(), 1, "{errs:?}");
-    assert!(errs[0].contains(&empty.join("n.knn").display().to_string()), "{errs:?}");
+    assert!(common::slashes(&errs[0]).contains(&empty.join("n.knn").display().to_string()), "{errs:?}");
     e.send(&format!("setoption name EvalFile value {}", dir.join("n.knn").display()));
     assert!(ready_errors(&mut e).is_empty(), "an absolute EvalFile ignores EvalDir");
     e.send("position startpos");

@@ -18,7 +18,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// The command line: a command, or none to speak USI.
 #[derive(Parser)]
-#[command(name = "kaname", version, args_conflicts_with_subcommands = true)]
+#[command(name = "kaname", bin_name = "kaname", version, args_conflicts_with_subcommands = true)]
 struct Cli {
     /// Speak USI as without arguments, declaring the Tune_* search parameters (SPSA)
     #[arg(long)]

@@ -1,13 +1,19 @@
 //! Zeroed memory for the large tables (transposition table, continuation history, mate table):
-//! aligned to 2 MiB and, on Linux, advised for transparent huge pages.
+//! aligned to 2 MiB and, on Linux, advised for transparent huge pages; on Windows in large
+//! pages when the user may lock pages in memory (`SeLockMemoryPrivilege`), else ordinary ones.
 //!
 //! Why: a table bucket is one 64-byte cache line only if the buckets start on a line, and a
 //! probe lands on a random page, so with 4 KiB pages nearly every probe also misses the TLB
 //! (as do lookups in a thread's 13 MB of continuation history). Huge pages cut the page walks;
 //! the alignment makes each probe one line. Fresh pages from the OS are zero, so the memory
-//! costs nothing until it is used.
+//! costs nothing until it is used (Windows' large pages excepted: they are locked in at once).
+//!
+//! No array is larger than the machine's physical memory (`physical_memory`): a larger one is
+//! refused before the OS is asked. The OS's own answer is no limit: Linux with overcommit and
+//! Wine map nearly any size and fail only when the pages are touched, by killing the process.
 
 use std::ptr::NonNull;
+use std::sync::OnceLock;
 
 /// Alignment of the buffer: one huge page (which is also a multiple of every cache line).
 const ALIGN: usize = 2 << 20;
@@ -26,8 +32,9 @@ unsafe impl<T: Send> Send for ZeroedArray<T> {}
 unsafe impl<T: Sync> Sync for ZeroedArray<T> {}
 
 impl<T> ZeroedArray<T> {
-    /// Allocates `len` zeroed values (at least one), or `None` when the OS refuses the
-    /// memory (a hash size larger than the machine can map).
+    /// Allocates `len` zeroed values (at least one), or `None` when that is more than the
+    /// machine's physical memory (`physical_memory`) or the OS refuses the memory (a hash size
+    /// larger than the machine can map).
     ///
     /// # Safety
     /// The all-zero byte pattern must be a valid `T` (atomics and integers only).
@@ -35,6 +42,9 @@ impl<T> ZeroedArray<T> {
         let len = len.max(1);
         assert!(std::mem::align_of::<T>() <= ALIGN && std::mem::size_of::<T>() > 0);
         let bytes = len.checked_mul(std::mem::size_of::<T>())?.checked_next_multiple_of(ALIGN)?;
+        if bytes as u64 > physical_memory().unwrap_or(u64::MAX) {
+            return None;
+        }
         let ptr = NonNull::new(alloc(bytes)? as *mut T)?;
         Some(ZeroedArray { ptr, len, bytes })
     }
@@ -103,6 +113,54 @@ impl<T> Drop for ZeroedArray<T> {
     }
 }
 
+/// The machine's physical memory in bytes, as the OS reports it (asked once; `None` where
+/// Kaname cannot ask: then only the OS limits an array). Total, not available, memory: what is
+/// free changes from one moment to the next, and a table's size should not.
+pub fn physical_memory() -> Option<u64> {
+    static BYTES: OnceLock<Option<u64>> = OnceLock::new();
+    *BYTES.get_or_init(os_physical_memory)
+}
+
+#[cfg(target_os = "linux")]
+fn os_physical_memory() -> Option<u64> {
+    // SAFETY: sysconf has no preconditions; -1 (unknown) is checked.
+    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    (pages > 0 && page > 0).then(|| pages as u64 * page as u64)
+}
+
+#[cfg(windows)]
+fn os_physical_memory() -> Option<u64> {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+    // SAFETY: a zeroed MEMORYSTATUSEX with its length set is what the call expects; failure
+    // (0) is checked.
+    unsafe {
+        let mut status: MEMORYSTATUSEX = std::mem::zeroed();
+        status.dwLength = std::mem::size_of::<MEMORYSTATUSEX>() as u32;
+        (GlobalMemoryStatusEx(&mut status) != 0 && status.ullTotalPhys > 0).then_some(status.ullTotalPhys)
+    }
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
+fn os_physical_memory() -> Option<u64> {
+    None
+}
+
+/// Whether the large tables are in large pages on Windows: the user holds the right to lock
+/// pages in memory (`SeLockMemoryPrivilege`, "Lock pages in memory" in the local security
+/// policy), which Kaname then enables for itself, as YaneuraOu and Stockfish do. Without it
+/// (Windows' default), or elsewhere, false. (Linux's transparent huge pages need no right and
+/// are only advised, see `alloc`.)
+pub fn large_pages() -> bool {
+    #[cfg(windows)]
+    {
+        windows::large_page_size().is_some()
+    }
+    #[cfg(not(windows))]
+    {
+        false
+    }
+}
+
 /// Maps `bytes` (a multiple of `ALIGN`) of fresh zero pages at an `ALIGN` boundary: a larger
 /// anonymous mapping trimmed at both ends, then advised for huge pages (only advice: without
 /// transparent huge pages the memory is ordinary pages). `None` if the OS refuses.
@@ -149,9 +207,120 @@ unsafe fn free(ptr: *mut u8, bytes: usize) {
     libc::munmap(ptr as *mut libc::c_void, bytes);
 }
 
+/// Windows: fresh zero pages from `VirtualAlloc`, in large pages when the process may lock
+/// pages (`large_pages`) and Windows has that many free, else in ordinary pages committed at
+/// an `ALIGN` boundary inside a reservation `ALIGN` larger. `None` if Windows refuses.
+#[cfg(windows)]
+fn alloc(bytes: usize) -> Option<*mut u8> {
+    windows::alloc(bytes)
+}
+
+/// Frees memory from `alloc`: the whole allocation `ptr` lies in.
+///
+/// # Safety
+/// `ptr` must come from one call of `alloc`, and be freed once.
+#[cfg(windows)]
+unsafe fn free(ptr: *mut u8, _bytes: usize) {
+    // SAFETY: passed on from the caller.
+    unsafe { windows::free(ptr) }
+}
+
+#[cfg(windows)]
+mod windows {
+    use super::{OnceLock, ALIGN};
+    use std::ffi::c_void;
+    use windows_sys::Win32::Foundation::{CloseHandle, GetLastError, ERROR_SUCCESS, HANDLE, LUID};
+    use windows_sys::Win32::Security::{
+        AdjustTokenPrivileges, LookupPrivilegeValueW, LUID_AND_ATTRIBUTES, SE_LOCK_MEMORY_NAME, SE_PRIVILEGE_ENABLED,
+        TOKEN_ADJUST_PRIVILEGES, TOKEN_PRIVILEGES, TOKEN_QUERY,
+    };
+    use windows_sys::Win32::System::Memory::{
+        GetLargePageMinimum, VirtualAlloc, VirtualFree, VirtualQuery, MEMORY_BASIC_INFORMATION, MEM_COMMIT,
+        MEM_LARGE_PAGES, MEM_RELEASE, MEM_RESERVE, PAGE_READWRITE,
+    };
+    use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
+
+    /// The large-page size when this process could enable `SeLockMemoryPrivilege` (asked once).
+    pub(super) fn large_page_size() -> Option<usize> {
+        static SIZE: OnceLock<Option<usize>> = OnceLock::new();
+        // SAFETY: GetLargePageMinimum has no preconditions.
+        *SIZE.get_or_init(|| enable_lock_memory().then(|| unsafe { GetLargePageMinimum() }).filter(|&s| s > 0))
+    }
+
+    /// Enables `SeLockMemoryPrivilege` in the process's token: true only when the user holds
+    /// it (AdjustTokenPrivileges succeeds but sets ERROR_NOT_ALL_ASSIGNED when not).
+    fn enable_lock_memory() -> bool {
+        // SAFETY: plain Win32 calls on this process's token with valid out-pointers; the
+        // token handle is closed once.
+        unsafe {
+            let mut token: HANDLE = std::ptr::null_mut();
+            if OpenProcessToken(GetCurrentProcess(), TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY, &mut token) == 0 {
+                return false;
+            }
+            let mut luid = LUID { LowPart: 0, HighPart: 0 };
+            let enabled = LookupPrivilegeValueW(std::ptr::null(), SE_LOCK_MEMORY_NAME, &mut luid) != 0 && {
+                let privileges = TOKEN_PRIVILEGES {
+                    PrivilegeCount: 1,
+                    Privileges: [LUID_AND_ATTRIBUTES { Luid: luid, Attributes: SE_PRIVILEGE_ENABLED }],
+                };
+                let ok =
+                    AdjustTokenPrivileges(token, 0, &privileges, 0, std::ptr::null_mut(), std::ptr::null_mut()) != 0;
+                ok && GetLastError() == ERROR_SUCCESS
+            };
+            CloseHandle(token);
+            enabled
+        }
+    }
+
+    pub(super) fn alloc(bytes: usize) -> Option<*mut u8> {
+        if let Some(size) = large_page_size().and_then(|lp| bytes.checked_next_multiple_of(lp)) {
+            // SAFETY: a fresh allocation at an address of Windows' choosing; failure is null.
+            let p = unsafe {
+                VirtualAlloc(std::ptr::null(), size, MEM_RESERVE | MEM_COMMIT | MEM_LARGE_PAGES, PAGE_READWRITE)
+            };
+            if !p.is_null() {
+                if (p as usize).is_multiple_of(ALIGN) {
+                    return Some(p as *mut u8);
+                }
+                // SAFETY: the allocation just made, released whole.
+                unsafe { VirtualFree(p, 0, MEM_RELEASE) };
+            }
+        }
+        let span = bytes.checked_add(ALIGN)?;
+        // SAFETY: a reservation at an address of Windows' choosing, then a commit inside it;
+        // failures are null, and a failed commit releases the reservation.
+        unsafe {
+            let base = VirtualAlloc(std::ptr::null(), span, MEM_RESERVE, PAGE_READWRITE);
+            if base.is_null() {
+                return None;
+            }
+            let aligned = (base as usize).next_multiple_of(ALIGN) as *const c_void;
+            let p = VirtualAlloc(aligned, bytes, MEM_COMMIT, PAGE_READWRITE);
+            if p.is_null() {
+                VirtualFree(base, 0, MEM_RELEASE);
+                return None;
+            }
+            Some(p as *mut u8)
+        }
+    }
+
+    /// # Safety
+    /// `ptr` must come from one call of `alloc`, and be freed once.
+    pub(super) unsafe fn free(ptr: *mut u8) {
+        // SAFETY: `ptr` lies in an allocation `alloc` made, whose base VirtualQuery gives;
+        // releasing the base frees the whole reservation (large pages or ordinary).
+        unsafe {
+            let mut info: MEMORY_BASIC_INFORMATION = std::mem::zeroed();
+            if VirtualQuery(ptr as *const c_void, &mut info, std::mem::size_of::<MEMORY_BASIC_INFORMATION>()) != 0 {
+                VirtualFree(info.AllocationBase, 0, MEM_RELEASE);
+            }
+        }
+    }
+}
+
 /// Zeroed memory from the global allocator, aligned (no huge-page advice off Linux). `None`
 /// if the allocator refuses.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", windows)))]
 fn alloc(bytes: usize) -> Option<*mut u8> {
     let layout = std::alloc::Layout::from_size_align(bytes, ALIGN).ok()?;
     // SAFETY: the layout is not zero-sized (bytes is a positive multiple of ALIGN).
@@ -163,7 +332,7 @@ fn alloc(bytes: usize) -> Option<*mut u8> {
 ///
 /// # Safety
 /// `ptr` and `bytes` must come from one call of `alloc`, and be freed once.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", windows)))]
 unsafe fn free(ptr: *mut u8, bytes: usize) {
     std::alloc::dealloc(ptr, std::alloc::Layout::from_size_align(bytes, ALIGN).expect("valid layout"));
 }
@@ -201,5 +370,42 @@ mod tests {
         // SAFETY: as above.
         let a = unsafe { ZeroedArray::<AtomicU64>::largest_up_to(1 << 60, 8) };
         assert!(a.len() >= 8 && a.len() < 1 << 60 && a.len().is_power_of_two());
+        let bytes = std::mem::size_of_val(&a[..]) as u64;
+        assert!(bytes <= physical_memory().expect("Linux and Windows tell their memory"), "{bytes}");
+    }
+
+    /// Large pages are Windows' only, and only with the right to lock pages; whichever path
+    /// `alloc` takes, its memory is zeroed and aligned (`memory_is_zeroed_aligned...`).
+    #[test]
+    fn large_pages_only_on_windows_with_the_right() {
+        let large = large_pages();
+        eprintln!("large pages: {large}");
+        if !cfg!(windows) {
+            assert!(!large);
+        }
+    }
+
+    /// The cap comes from the OS's count of the machine's memory (sysconf on Linux,
+    /// GlobalMemoryStatusEx on Windows): every size above it is refused before the OS is asked
+    /// for a page, so a test can ask for it even where the OS maps anything (Wine, overcommit),
+    /// and a table of half of it is mapped (not touched).
+    #[test]
+    fn memory_beyond_the_physical_is_refused_before_mapping() {
+        let phys = physical_memory().expect("Linux and Windows tell their memory");
+        assert!((64 << 20..1 << 50).contains(&phys), "{phys} bytes of memory?");
+        let phys = phys as usize;
+        // SAFETY: zero is a valid u8 and AtomicU64.
+        unsafe {
+            for len in [phys + 1, phys + ALIGN, 2 * phys, phys.next_power_of_two() * 2] {
+                assert!(ZeroedArray::<u8>::try_new(len).is_none(), "{len} bytes on a {phys}-byte machine");
+            }
+            assert!(ZeroedArray::<AtomicU64>::try_new(phys / 8 + 1).is_none());
+            let half = ZeroedArray::<u8>::try_new(phys / 2).expect("half the machine's memory, untouched");
+            assert_eq!(half.len(), phys / 2);
+            assert_eq!(half.as_ptr() as usize % ALIGN, 0);
+            drop(half);
+            let a = ZeroedArray::<u8>::largest_up_to(2 * phys, 1 << 20);
+            assert!(a.len() <= phys && a.len() > phys / 4, "{} of {phys}", a.len());
+        }
     }
 }

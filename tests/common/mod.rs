@@ -21,6 +21,48 @@ pub const LIVE: Duration = Duration::from_secs(20);
 pub const USI_KEYWORDS: &[&str] =
     &["id", "option", "usiok", "readyok", "info", "bestmove", "checkmate", "usi_tunablesok"];
 
+/// The binary under test: `KANAME_TEST_BIN` when it is set (a command; `scripts/wine_kaname.sh`
+/// runs `kaname.exe` under Wine, see `scripts/test_windows.sh`), else the `kaname` cargo built.
+pub fn kaname_bin() -> std::ffi::OsString {
+    std::env::var_os("KANAME_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_kaname").into())
+}
+
+/// A command running the binary under test (`kaname_bin`).
+pub fn kaname() -> Command {
+    Command::new(kaname_bin())
+}
+
+/// Whether the binary under test is `kaname.exe` under Wine (`KANAME_TEST_WINE=1`, set by
+/// `scripts/test_windows.sh`): the few tests that need Linux itself say so and pass.
+pub fn under_wine() -> bool {
+    std::env::var_os("KANAME_TEST_WINE").is_some_and(|v| v == "1")
+}
+
+/// Under Wine, notes on stderr that the test `name` checks Linux only (`why`) and returns true.
+pub fn linux_only(name: &str, why: &str) -> bool {
+    if under_wine() {
+        eprintln!("{name}: not run under Wine: {why}");
+    }
+    under_wine()
+}
+
+/// `wait`, or four times it under Wine, where every write to a pipe goes through the Wine
+/// server: the 176,000 `info` lines of a depth-1 search at `MultiPV` 600 take 13 s there and
+/// under a second on Linux.
+pub fn patience(wait: Duration) -> Duration {
+    if under_wine() {
+        wait * 4
+    } else {
+        wait
+    }
+}
+
+/// `text` with Windows' path separators as `/`: a path the engine joined on Windows
+/// (`dir\file`) compares with the test's (`dir/file`).
+pub fn slashes(text: &str) -> String {
+    text.replace('\\', "/")
+}
+
 /// A running engine.
 pub struct Engine {
     child: Child,
@@ -89,7 +131,7 @@ impl Engine {
     /// Starts the binary with arguments in the working directory `dir` (where relative paths
     /// the session opens, such as a `UsiLog` file, land).
     pub fn spawn_in(dir: Option<&std::path::Path>, args: &[&str]) -> Engine {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kaname"));
+        let mut cmd = kaname();
         if let Some(d) = dir {
             cmd.current_dir(d);
         }
@@ -101,7 +143,7 @@ impl Engine {
     /// that cannot map more, whatever the memory of the machine the test runs on.
     pub fn spawn_with_address_space(mib: u64) -> Engine {
         let mut cmd = Command::new("sh");
-        cmd.arg("-c").arg(format!("ulimit -v {} && exec \"$0\"", mib * 1024)).arg(env!("CARGO_BIN_EXE_kaname"));
+        cmd.arg("-c").arg(format!("ulimit -v {} && exec \"$0\"", mib * 1024)).arg(kaname_bin());
         Engine::spawn_command(cmd)
     }
 
@@ -109,7 +151,7 @@ impl Engine {
     /// while it runs, as GUIs leave it (ShogiHome attaches no reader): a write that fills it
     /// blocks the engine. `unread_stderr` reads it once the process has ended.
     pub fn spawn_with_stderr_unread(env: &[(&str, &str)]) -> Engine {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kaname"));
+        let mut cmd = kaname();
         cmd.envs(env.iter().copied());
         Engine::spawn_command_with(cmd, false)
     }
@@ -124,7 +166,8 @@ impl Engine {
         bytes
     }
 
-    fn spawn_command(cmd: Command) -> Engine {
+    /// Starts `cmd` (the binary under test, set up by the caller) with a USI session on pipes.
+    pub fn spawn_command(cmd: Command) -> Engine {
         Engine::spawn_command_with(cmd, true)
     }
 

@@ -91,6 +91,7 @@ pub fn run(searcher: &mut Searcher, depth: i32, variant: VariantId, print: &mut 
     let list = positions(variant);
     let game = if variant == VariantId::Shogi { String::new() } else { format!(", {variant}") };
     print(format!("bench: depth {depth}, threads {}, hash {hash_mb} MB, {} positions{game}", o.threads, list.len()));
+    print(machine_line(searcher));
     let mut total = 0u64;
     let mut total_ms = 0u64;
     for (i, (name, sfen)) in list.iter().enumerate() {
@@ -114,6 +115,31 @@ pub fn run(searcher: &mut Searcher, depth: i32, variant: VariantId, print: &mut 
     print(format!("Time: {total_ms} ms"));
     print(format!("Nodes/second: {}", nps(total, total_ms)));
     total
+}
+
+/// What the machine gives the bench, for people comparing one machine with another: the
+/// evaluation with the instructions its net runs on (chosen at run time from the CPU: AVX2
+/// where it has them, else portable code), and the pages of the tables.
+fn machine_line(searcher: &Searcher) -> String {
+    let eval = match (searcher.eval_in_use(), searcher.net()) {
+        (eval::EvalKind::Net, Some(net)) => {
+            let simd = match net {
+                eval::Net::Kaname(n) if n.uses_avx2() => "AVX2".to_string(),
+                eval::Net::Kaname(_) => "portable".to_string(),
+                eval::Net::Yo(n) => format!("{:?}", n.simd()),
+            };
+            format!("net {} on {simd}", net.architecture())
+        }
+        _ => "classical".to_string(),
+    };
+    let pages = if cfg!(target_os = "linux") {
+        "transparent huge pages (advised)"
+    } else if engine::hugemem::large_pages() {
+        "large pages"
+    } else {
+        "ordinary pages"
+    };
+    format!("bench: eval {eval}, tables in {pages}")
 }
 
 /// Parses `[depth] [threads] [hash]` of `bench` typed in a session, in the ranges of `Args`.

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{errors, Engine, LIVE};
+use common::{errors, under_wine, Engine, LIVE};
 use std::time::{Duration, Instant};
 
 /// Short thinking time for a game move.
@@ -607,7 +607,7 @@ fn usilog_records_every_line_in_and_out() {
 #[test]
 fn a_hash_larger_than_the_machine_is_reduced_not_fatal() {
     // A machine that can map 3 GiB, whatever the machine running the test: the 64 GiB asked
-    // for become 2 GiB, which `isready` maps at once (it touches every page).
+    // for become half of what that limit leaves (`a_hash_the_machine_cannot_spare_...`).
     let mut e = Engine::spawn_with_address_space(3 * 1024);
     e.send("usi");
     e.expect("usiok", LIVE);
@@ -636,6 +636,97 @@ fn a_hash_larger_than_the_machine_is_reduced_not_fatal() {
     e.go("go depth 4");
     let lines = e.finish();
     assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}
+
+/// Issue 66: `USI_Hash 65536` (64 GiB) on a machine that cannot spare it. The table takes half
+/// of the memory available (the rest for the OS, the GUI and another engine), an `info string`
+/// says so, `readyok` comes at once (the pages are mapped for at most 0.7 s, the rest in the
+/// background while only the mapped part is used), as does the `bestmove` of a `go infinite`
+/// that resized the table when `stop` follows, and a byoyomi search keeps its time. On this
+/// machine's memory and under a limit of 2 GiB (`ulimit -v`; a memory control group as well
+/// where the test may make one).
+#[test]
+fn a_hash_the_machine_cannot_spare_is_capped_and_answers_at_once() {
+    if under_wine() {
+        // Wine maps any size and would be run out of memory; hugemem's unit tests check the
+        // cap's reading on Windows.
+        return;
+    }
+    let quick = Duration::from_millis(2500);
+    let mut engines = vec![
+        ("this machine", Engine::spawn(), None),
+        ("ulimit -v 2 GiB", Engine::spawn_with_address_space(2048), None),
+    ];
+    if let Some((e, group)) = spawn_in_memory_cgroup(2048) {
+        engines.push(("a 2 GiB memory cgroup", e, Some(group)));
+    }
+    for (machine, mut e, group) in engines {
+        e.send("usi");
+        e.expect("usiok", LIVE);
+        e.send("setoption name USI_Hash value 65536");
+        let t = Instant::now();
+        e.send("isready");
+        let (_, lines) = e.expect("readyok", LIVE);
+        let waited = t.elapsed();
+        assert!(waited < quick, "{machine}: readyok after {waited:?}");
+        let note =
+            lines.iter().find(|l| l.starts_with("info string USI_Hash 65536 MiB is more than this machine can spare"));
+        let note = note.unwrap_or_else(|| panic!("{machine}: {lines:?}"));
+        let mb: u64 = note.split("using ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+        eprintln!("{machine}: readyok after {waited:?}: {note}");
+        if machine != "this machine" {
+            assert!(mb <= 1024, "{machine}: {note}");
+        }
+        // A byoyomi move keeps its time with the table partly mapped.
+        e.send("usinewgame");
+        e.send("position startpos moves 7g7f 3c3d");
+        let t = Instant::now();
+        e.send("go btime 0 wtime 0 byoyomi 1000");
+        e.expect_bestmove(LIVE);
+        assert!(t.elapsed() < Duration::from_millis(1600), "{machine}: byoyomi 1000 took {:?}", t.elapsed());
+        // A `go infinite` that resizes the table: `stop` is answered at once.
+        e.send("setoption name USI_Hash value 60000");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+        let t = Instant::now();
+        e.send("stop");
+        e.expect_bestmove(LIVE);
+        assert!(t.elapsed() < quick, "{machine}: bestmove {:?} after stop", t.elapsed());
+        let lines = e.finish();
+        if let Some(group) = group {
+            let _ = std::fs::remove_dir(group);
+        }
+        assert!(errors(&lines).is_empty(), "{machine}: {:?}", errors(&lines));
+    }
+}
+
+/// The engine in a new memory control group limited to `mib` MiB (cgroup v2, or v1's memory
+/// controller), with the group's folder to remove once it is empty, or `None` (with a note)
+/// where the test may not make one.
+fn spawn_in_memory_cgroup(mib: u64) -> Option<(Engine, std::path::PathBuf)> {
+    let name = format!("kaname-test-{}", std::process::id());
+    for (root, limit) in [("/sys/fs/cgroup", "memory.max"), ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")] {
+        let dir = std::path::Path::new(root).join(&name);
+        if std::fs::create_dir(&dir).is_err() {
+            continue;
+        }
+        // A real group has the kernel's files at once (`/sys/fs/cgroup` of a v1 machine is a
+        // tmpfs, where a folder is only a folder).
+        if !dir.join("cgroup.procs").exists() {
+            let _ = std::fs::remove_dir(&dir);
+            continue;
+        }
+        if std::fs::write(dir.join(limit), (mib << 20).to_string()).is_err() {
+            let _ = std::fs::remove_dir(&dir);
+            continue;
+        }
+        let mut cmd = std::process::Command::new("sh");
+        let procs = dir.join("cgroup.procs");
+        cmd.arg("-c").arg(format!("echo $$ > '{}' && exec \"$0\"", procs.display())).arg(common::kaname_bin());
+        return Some((Engine::spawn_command(cmd), dir));
+    }
+    eprintln!("note: no memory cgroup could be made here; tested under ulimit -v only");
+    None
 }
 
 #[test]

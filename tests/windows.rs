@@ -274,7 +274,10 @@ fn a_relative_book_and_net_are_found_beside_the_executable_from_elsewhere() {
     e.human_output = true;
     send_crlf(&mut e, "bench 1");
     let (_, lines) = e.expect("Nodes/second:", LIVE);
-    assert!(lines.iter().any(|l| l.starts_with("bench: eval net halfkp_256x2-32-32 ")), "the net of EvalFile: {lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("bench: eval net halfkp_256x2-32-32 ")),
+        "the net of EvalFile: {lines:?}"
+    );
     e.finish();
 }
 

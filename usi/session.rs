@@ -516,13 +516,13 @@ impl Session {
         });
         self.prepared = Some(self.prepared_key());
         let mate_mb = self.settings.search.mate_hash_mb.max(1);
-        for (name, asked, got) in
-            [("USI_Hash", mapped.hash_mb_asked, mapped.hash_mb), ("MateHash", mate_mb, search::mappable_mb(mate_mb))]
-        {
-            if got < asked {
-                self.out.info_string(&format!(
-                    "{name} {asked} MiB is more memory than this machine can map; using {got} MiB"
-                ));
+        let mate_got = search::mappable_mb(mate_mb);
+        for (name, asked, got, cap) in [
+            ("USI_Hash", mapped.hash_mb_asked, mapped.hash_mb, mapped.hash_cap_mb),
+            ("MateHash", mate_mb, mate_got, search::capped_mb(mate_mb).1),
+        ] {
+            if let Some(note) = table_size_note(name, asked, got, cap) {
+                self.out.info_string(&note);
             }
         }
         if self.clear_pending {
@@ -865,6 +865,7 @@ impl Session {
         self.prepared = None;
         let out = self.out.clone();
         crate::commands::bench::run(&mut self.searcher, depth, self.settings.search.variant, &mut |l| out.line(&l));
+        self.searcher.map_tables_fully(false);
         self.searcher.clear();
         self.searcher.set_options(&self.settings.search);
     }
@@ -877,5 +878,34 @@ fn fallback_line(pos: &Position, mate: bool) -> String {
         "checkmate timeout".into()
     } else {
         fallback_bestmove(pos)
+    }
+}
+
+/// What a user is told when the table `name` got less than the `asked` MiB: the machine could
+/// spare only `cap` MiB (half of what it had available), or could map only `got`.
+fn table_size_note(name: &str, asked: usize, got: usize, cap: Option<usize>) -> Option<String> {
+    if got >= asked {
+        return None;
+    }
+    Some(match cap {
+        Some(cap) if got == cap => format!(
+            "{name} {asked} MiB is more than this machine can spare: using {got} MiB, half of the memory \
+             available, the rest left to the OS, the GUI and another engine"
+        ),
+        _ => format!("{name} {asked} MiB is more memory than this machine can map; using {got} MiB"),
+    })
+}
+
+#[cfg(test)]
+mod table_note_tests {
+    use super::table_size_note;
+
+    #[test]
+    fn a_table_smaller_than_asked_is_explained_by_its_cause() {
+        assert_eq!(table_size_note("USI_Hash", 256, 256, None), None);
+        let capped = table_size_note("USI_Hash", 65536, 11000, Some(11000)).unwrap();
+        assert!(capped.starts_with("USI_Hash 65536 MiB is more than this machine can spare: using 11000 MiB"));
+        let unmapped = table_size_note("MateHash", 65536, 4096, Some(8000)).unwrap();
+        assert_eq!(unmapped, "MateHash 65536 MiB is more memory than this machine can map; using 4096 MiB");
     }
 }

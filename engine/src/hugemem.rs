@@ -121,6 +121,116 @@ pub fn physical_memory() -> Option<u64> {
     *BYTES.get_or_init(os_physical_memory)
 }
 
+/// Puts the calling thread at the lowest priority (Linux: nice 19 for this thread alone;
+/// Windows: `THREAD_PRIORITY_IDLE`), for background work such as mapping a table's pages that
+/// must yield to the search. Best effort: a refusal changes nothing else.
+pub fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority on this thread's id (gettid) has no memory effects; failure ignored.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+    }
+    #[cfg(windows)]
+    // SAFETY: the pseudo-handle of the calling thread is always valid; failure ignored.
+    unsafe {
+        use windows_sys::Win32::System::Threading::{GetCurrentThread, SetThreadPriority, THREAD_PRIORITY_IDLE};
+        SetThreadPriority(GetCurrentThread(), THREAD_PRIORITY_IDLE);
+    }
+}
+
+/// Memory the machine can give this process now, in bytes: the least of what the OS counts as
+/// available (Linux's `MemAvailable`, Windows' available physical memory), what the process's
+/// control groups still allow (`linux_cgroup_room`) and what its address-space limit
+/// (`ulimit -v`, Windows' available virtual memory) leaves. `None` where none can be read.
+/// Asked afresh each time: it changes from one moment to the next.
+pub fn available_memory() -> Option<u64> {
+    os_available_memory()
+}
+
+/// The most memory one large table may take now (`available_memory` halved): a GUI user's
+/// `USI_Hash 65536` on a 24 GiB machine gets half of what is free, and the other half stays for
+/// the OS, the GUI and the second engine of a match (which, asking the same, gets half of what
+/// is left). `None`: nothing is known, only the mapping itself limits a table.
+pub fn table_cap() -> Option<u64> {
+    available_memory().map(|b| b / 2)
+}
+
+#[cfg(target_os = "linux")]
+fn os_available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let os = meminfo.as_deref().and_then(|m| proc_kib(m, "MemAvailable:"));
+    [os, linux_cgroup_room(), linux_address_space_room()].into_iter().flatten().min()
+}
+
+/// A `<key> <n> kB` line of a /proc file, in bytes.
+#[cfg(target_os = "linux")]
+fn proc_kib(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// What the memory limits of this process's control group and of every group above it still
+/// allow: cgroup v2 (`memory.max` less `memory.current`) or v1's memory controller
+/// (`memory.limit_in_bytes` less `memory.usage_in_bytes`), as containers and `systemd-run -p
+/// MemoryMax=` set them.
+#[cfg(target_os = "linux")]
+fn linux_cgroup_room() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let mut room: Option<u64> = None;
+    for line in groups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let (root, max, current) = match controllers {
+            "" => ("/sys/fs/cgroup", "memory.max", "memory.current"),
+            c if c.split(',').any(|c| c == "memory") => {
+                ("/sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes")
+            }
+            _ => continue,
+        };
+        let dir = std::path::Path::new(root).join(path.trim_start_matches('/'));
+        let read = |d: &std::path::Path, f: &str| std::fs::read_to_string(d.join(f)).ok()?.trim().parse::<u64>().ok();
+        for d in dir.ancestors().take_while(|d| d.starts_with(root)) {
+            if let (Some(limit), Some(used)) = (read(d, max), read(d, current)) {
+                let here = limit.saturating_sub(used);
+                room = Some(room.map_or(here, |r| r.min(here)));
+            }
+        }
+    }
+    room
+}
+
+/// What `ulimit -v` (RLIMIT_AS) leaves beside the address space already mapped.
+#[cfg(target_os = "linux")]
+fn linux_address_space_room() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes the struct it is given; failure is checked.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0 || limit.rlim_cur == libc::RLIM_INFINITY {
+        return None;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mapped = proc_kib(&status, "VmSize:")?;
+    Some(limit.rlim_cur.saturating_sub(mapped))
+}
+
+#[cfg(windows)]
+fn os_available_memory() -> Option<u64> {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+    // SAFETY: as in `os_physical_memory`.
+    unsafe {
+        let mut status: MEMORYSTATUSEX = std::mem::zeroed();
+        status.dwLength = std::mem::size_of::<MEMORYSTATUSEX>() as u32;
+        (GlobalMemoryStatusEx(&mut status) != 0).then(|| status.ullAvailPhys.min(status.ullAvailVirtual))
+    }
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
+fn os_available_memory() -> Option<u64> {
+    None
+}
+
 #[cfg(target_os = "linux")]
 fn os_physical_memory() -> Option<u64> {
     // SAFETY: sysconf has no preconditions; -1 (unknown) is checked.
@@ -383,6 +493,26 @@ mod tests {
         if !cfg!(windows) {
             assert!(!large);
         }
+    }
+
+    /// What is available is read on both systems, is at most the machine's memory and changes
+    /// with what the process holds; a table may take half of it.
+    #[test]
+    fn available_memory_is_read_and_bounded_by_the_machine() {
+        let phys = physical_memory().expect("Linux and Windows tell their memory");
+        let avail = available_memory().expect("Linux and Windows tell what is available");
+        assert!(avail > 0 && avail <= phys, "{avail} of {phys}");
+        let cap = table_cap().expect("a cap");
+        assert!(cap <= avail / 2 + (64 << 20), "{cap} of {avail}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn proc_lines_are_read_in_bytes() {
+        let text = "MemTotal:       24577460 kB\nMemAvailable:   23000000 kB\nVmSize:\t  123 kB\n";
+        assert_eq!(proc_kib(text, "MemAvailable:"), Some(23_000_000 * 1024));
+        assert_eq!(proc_kib(text, "VmSize:"), Some(123 * 1024));
+        assert_eq!(proc_kib(text, "SwapFree:"), None);
     }
 
     /// The cap comes from the OS's count of the machine's memory (sysconf on Linux,

@@ -13,6 +13,7 @@ use parking_lot::Mutex;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Receives the mate solver's progress (about once a second) during `Searcher::start_mate`.
 pub type MateProgressSink = Box<dyn FnMut(MateProgress) + Send>;
@@ -27,6 +28,8 @@ pub struct Prepared {
     pub hash_mb_asked: usize,
     /// The table's size.
     pub hash_mb: usize,
+    /// The cap that made the table smaller than asked (`capped_mb`), in MiB, if one did.
+    pub hash_cap_mb: Option<usize>,
 }
 
 /// The search engine: owns the transposition table and the worker threads.
@@ -37,6 +40,11 @@ pub struct Searcher {
     tt_asked_mb: usize,
     /// Whether a search has written into the table since it was last emptied.
     tt_used: bool,
+    /// How long making a table may spend mapping its pages (`TOUCH_BUDGET`; `None`: all of
+    /// them, for `bench`, whose node count must not depend on the machine's speed).
+    touch_budget: Option<Duration>,
+    /// The memory cap that made the table smaller than asked, in MiB, if one did.
+    tt_cap_mb: Option<usize>,
     workers: Arc<Mutex<Vec<Worker>>>,
     control: Arc<Control>,
     handle: Option<JoinHandle<()>>,
@@ -58,6 +66,8 @@ impl Searcher {
             tt: Arc::new(TranspositionTable::new(1)),
             tt_asked_mb: 1,
             tt_used: false,
+            touch_budget: Some(TOUCH_BUDGET),
+            tt_cap_mb: None,
             workers: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control::idle()),
             handle: None,
@@ -98,13 +108,18 @@ impl Searcher {
     /// statistics to match the options, and says what it mapped. Changes nothing while a search
     /// runs.
     pub fn prepare(&mut self) -> Prepared {
-        let prepared = Prepared { hash_mb_asked: self.options.hash_mb.max(1), hash_mb: self.tt.size_mb() };
+        let prepared = Prepared {
+            hash_mb_asked: self.options.hash_mb.max(1),
+            hash_mb: self.tt.size_mb(),
+            hash_cap_mb: self.tt_cap_mb,
+        };
         if self.is_searching() {
             return prepared;
         }
         self.wait();
         let mb = self.options.hash_mb.max(1);
-        if self.tt_asked_mb != mb || Arc::strong_count(&self.tt) > 1 {
+        // Not on the count of the table's holders: the thread mapping its pages holds it too.
+        if self.tt_asked_mb != mb {
             self.replace_table();
         }
         let mut workers = self.workers.lock();
@@ -121,18 +136,44 @@ impl Searcher {
         for w in workers.iter_mut() {
             w.use_net(net.clone(), self.options.fv_scale);
         }
-        Prepared { hash_mb: self.tt.size_mb(), ..prepared }
+        Prepared { hash_mb: self.tt.size_mb(), hash_cap_mb: self.tt_cap_mb, ..prepared }
     }
 
-    /// A fresh table of `hash_mb` MiB, or the largest halving of it the machine can map, with
-    /// its pages mapped now (in `isready`) rather than by page faults during the first search.
+    /// A fresh table of `hash_mb` MiB (at most what the machine can spare, `capped_mb`, or the
+    /// largest halving of that it can map), its pages mapped now (in `isready`) rather than by
+    /// page faults during the first search, as far as `TOUCH_BUDGET` allows.
     fn replace_table(&mut self) {
         // Drop the old table first: its memory may be what the new one needs.
         self.tt = Arc::new(TranspositionTable::new(1));
         self.tt_asked_mb = self.options.hash_mb.max(1);
-        self.tt = Arc::new(TranspositionTable::largest_up_to(self.tt_asked_mb));
-        self.tt.touch(self.options.threads);
+        let (mb, cap) = capped_mb(self.tt_asked_mb);
+        self.tt_cap_mb = cap;
+        self.tt = Arc::new(TranspositionTable::largest_up_to(mb));
+        let deadline = self.touch_budget.map_or(Instant::now() + Duration::from_secs(1 << 30), |b| Instant::now() + b);
+        if !self.tt.touch(self.helper_threads(), deadline) {
+            TranspositionTable::map_rest_in_background(&self.tt);
+        }
         self.tt_used = false;
+    }
+
+    /// Maps every page of each new table before `prepare` returns, however long it takes
+    /// (`bench`: its node count must not depend on how fast the machine maps memory), or only
+    /// for `TOUCH_BUDGET` and the rest in the background (the default).
+    pub fn map_tables_fully(&mut self, fully: bool) {
+        self.touch_budget = if fully { None } else { Some(TOUCH_BUDGET) };
+    }
+
+    /// Maps now every page of the table that is not mapped yet (see `map_tables_fully`).
+    pub fn finish_mapping(&mut self) {
+        self.wait();
+        self.tt.touch(self.helper_threads(), Instant::now() + Duration::from_secs(1 << 30));
+    }
+
+    /// Threads for work between searches (mapping and clearing the table): the `Threads`
+    /// option or the machine's cores, whichever is more; nothing else runs then.
+    fn helper_threads(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.options.threads.max(cores)
     }
 
     /// The hash table's size in MiB: `Options::hash_mb` after `prepare`, unless the machine
@@ -148,10 +189,7 @@ impl Searcher {
         }
         self.wait();
         if self.tt_used {
-            match Arc::get_mut(&mut self.tt) {
-                Some(tt) => tt.clear(self.options.threads),
-                None => self.replace_table(),
-            }
+            self.tt.clear(self.helper_threads());
             self.tt_used = false;
         }
         for w in self.workers.lock().iter_mut() {
@@ -296,10 +334,28 @@ impl Searcher {
 }
 
 /// The largest of `mb`, `mb / 2`, `mb / 4`, ... MiB (at least 1) that the machine can map
-/// now: the size a table asked to be `mb` MiB gets (the mate table of `go mate`, say).
+/// now, after the cap of `capped_mb`: the size a table asked to be `mb` MiB gets (the mate
+/// table of `go mate`, say).
 pub fn mappable_mb(mb: usize) -> usize {
+    let mb = capped_mb(mb).0;
     // SAFETY: bytes, for which all-zero is a valid value; the memory is only mapped, then freed.
     let probe =
         unsafe { engine::hugemem::ZeroedArray::<u8>::largest_up_to(mb.max(1).saturating_mul(1 << 20), 1 << 20) };
     probe.len() >> 20
 }
+
+/// A table asked to be `mb` MiB takes at most what the machine can spare now
+/// (`engine::hugemem::table_cap`: half of the memory available), at least 1 MiB: the size, and
+/// the cap in MiB when it was the smaller.
+pub fn capped_mb(mb: usize) -> (usize, Option<usize>) {
+    let mb = mb.max(1);
+    match engine::hugemem::table_cap().map(|b| (b >> 20).max(1) as usize) {
+        Some(cap) if cap < mb => (cap, Some(cap)),
+        _ => (mb, None),
+    }
+}
+
+/// How long `isready` (or a `go` that resizes the table) spends mapping a fresh table's pages
+/// before it leaves the rest to the search; with clearing and freeing the old table, `readyok`
+/// comes within about a second whatever `USI_Hash` is (issue 66).
+const TOUCH_BUDGET: Duration = Duration::from_millis(700);

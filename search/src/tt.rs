@@ -7,7 +7,9 @@
 
 use crate::types::*;
 use engine::hugemem::ZeroedArray;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// How a stored value bounds the true score.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,7 +61,18 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 pub struct TranspositionTable {
     buckets: ZeroedArray<Bucket>,
     generation: AtomicU8,
+    /// Buckets in use: all of them, or while the table's pages are still being mapped
+    /// (`touch`, `map_rest_in_background`) the mapped part, so that no search waits on a page
+    /// fault. Only grows.
+    live: AtomicUsize,
+    /// Blocks (`BLOCK_BUCKETS` each) from the start whose pages are mapped.
+    mapped_blocks: AtomicUsize,
+    /// Whether `touch` left pages unmapped and only part of the table is in use.
+    partial: AtomicBool,
 }
+
+/// Buckets per block of the table mapped at once: one 2 MiB huge page.
+const BLOCK_BUCKETS: usize = (2 << 20) / std::mem::size_of::<Bucket>();
 
 fn pack(d: &TtData, generation: u8) -> u64 {
     (d.move16 as u64)
@@ -101,7 +114,7 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
         // SAFETY: a Bucket is atomics only, for which all-zero bytes are a valid (empty) value.
         let buckets = unsafe { ZeroedArray::try_new(Self::buckets_for(mb))? };
-        Some(TranspositionTable { buckets, generation: AtomicU8::new(0) })
+        Some(TranspositionTable::from_buckets(buckets))
     }
 
     /// The largest table of at most `mb` MiB that the machine can map: `mb`, or else the
@@ -109,7 +122,14 @@ impl TranspositionTable {
     pub fn largest_up_to(mb: usize) -> TranspositionTable {
         // SAFETY: as in `try_new`.
         let buckets = unsafe { ZeroedArray::largest_up_to(Self::buckets_for(mb), Self::buckets_for(1)) };
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        TranspositionTable::from_buckets(buckets)
+    }
+
+    /// A table over `buckets`, all live (as if mapped: fresh pages are mapped at first use).
+    fn from_buckets(buckets: ZeroedArray<Bucket>) -> TranspositionTable {
+        let live = AtomicUsize::new(buckets.len());
+        let (mapped_blocks, partial) = (AtomicUsize::new(0), AtomicBool::new(false));
+        TranspositionTable { buckets, generation: AtomicU8::new(0), live, mapped_blocks, partial }
     }
 
     /// Buckets in `mb` MiB (saturating: a size no machine has is then refused by the mapping).
@@ -117,48 +137,120 @@ impl TranspositionTable {
         mb.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()
     }
 
-    /// Writes into every memory page of the table (values unchanged), `threads` threads each
-    /// taking a share, so that a fresh table's pages are mapped now (in `isready`) rather than
-    /// by page faults during the next search.
-    pub fn touch(&self, threads: usize) {
+    /// Writes into every memory page of the table (values unchanged), `threads` threads taking
+    /// 2 MiB blocks in order, so that a fresh table's pages are mapped now (in `isready`) rather
+    /// than by page faults during the next search; but not after `deadline`. Then only the
+    /// mapped part of the table is used (`live`) until `map_rest_in_background` has mapped the
+    /// rest. Whether every page is mapped.
+    ///
+    /// Why the deadline: a page's first touch costs what the OS (or, in a virtual machine, the
+    /// host) makes it cost. On our 2-core VM, memory the guest had never used came at 0.37 GB/s
+    /// (a 16 GiB table: 40 s before `readyok`, issue 66), reused memory at 15 GB/s. A GUI waits
+    /// for `readyok`, and a `stop` for a `go` that resized the table, a second or two at most.
+    /// Why not leave the rest to fault in during the search: with an 11 GiB table so, a search
+    /// at byoyomi 1000 ran at 500-1,200 nodes/s instead of 1.3 M and took up to 2.96 s.
+    pub fn touch(&self, threads: usize, deadline: Instant) -> bool {
+        let blocks = self.buckets.len().div_ceil(BLOCK_BUCKETS);
+        if self.mapped_blocks.load(Relaxed) == 0 {
+            // The first block whatever the clock: the least a table uses (`grow_live`), and
+            // every block in use must be mapped before the search writes into it, for the
+            // mapping thread only writes beyond the part in use.
+            self.touch_block(0);
+            self.mapped_blocks.fetch_max(1, Relaxed);
+        }
+        let next = AtomicUsize::new(self.mapped_blocks.load(Relaxed));
+        std::thread::scope(|s| {
+            for _ in 0..threads.max(1) {
+                s.spawn(|| {
+                    // Every block claimed is finished: the clock is read before claiming.
+                    while Instant::now() < deadline {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= blocks {
+                            return;
+                        }
+                        self.touch_block(i);
+                    }
+                });
+            }
+        });
+        let reached = next.into_inner().min(blocks);
+        let mapped = self.mapped_blocks.fetch_max(reached, Relaxed).max(reached);
+        self.grow_live(mapped);
+        mapped == blocks
+    }
+
+    /// Writes once into each 4 KiB page of block `i` (values unchanged).
+    fn touch_block(&self, i: usize) {
         let per_page = (4096 / std::mem::size_of::<Bucket>()).max(1);
-        let share = self.share(threads);
+        let end = ((i + 1) * BLOCK_BUCKETS).min(self.buckets.len());
+        for b in self.buckets[i * BLOCK_BUCKETS..end].iter().step_by(per_page) {
+            // A store, not an idempotent read-modify-write, which the compiler makes a load.
+            let e = &b.entries[0].data;
+            e.store(e.load(Relaxed), Relaxed);
+        }
+    }
+
+    /// Uses the first `mapped` blocks: the whole table once all are mapped; else, the first time
+    /// pages are left unmapped, the mapped part (at least the first block), and then the mapped part
+    /// whenever it is at least twice the part in use (each change of size moves every key to
+    /// another bucket, so it is made seldom).
+    fn grow_live(&self, mapped: usize) {
+        let len = self.buckets.len();
+        let mapped_buckets = (mapped * BLOCK_BUCKETS).min(len);
+        if mapped_buckets == len {
+            self.live.store(len, Relaxed);
+            self.partial.store(false, Relaxed);
+        } else if !self.partial.swap(true, Relaxed) || mapped_buckets >= 2 * self.live.load(Relaxed) {
+            self.live.store(mapped_buckets, Relaxed);
+        }
+    }
+
+    /// Whether the whole table is in use: every page mapped by `touch`, or never touched (a
+    /// fresh mapping, its pages mapped at first use).
+    pub fn fully_mapped(&self) -> bool {
+        !self.partial.load(Relaxed)
+    }
+
+    /// Maps the pages `touch` left, one block after another on one background thread of the
+    /// lowest priority, growing the part in use as it goes; stops when the table is dropped.
+    pub fn map_rest_in_background(table: &Arc<TranspositionTable>) {
+        if table.fully_mapped() {
+            return;
+        }
+        let weak = Arc::downgrade(table);
+        std::thread::Builder::new()
+            .name("tt-map".into())
+            .spawn(move || {
+                engine::hugemem::lower_this_threads_priority();
+                while let Some(tt) = weak.upgrade() {
+                    if tt.touch(1, Instant::now() + std::time::Duration::from_millis(20)) {
+                        return;
+                    }
+                }
+            })
+            .expect("spawn table mapping thread");
+    }
+
+    /// Empties the part of the table in use in place, `threads` threads each zeroing a share
+    /// (Stockfish's `TranspositionTable::clear`); the rest was never written. The pages stay
+    /// mapped: a fresh mapping instead would be instant here but fault its pages in during the
+    /// next search, one 2 MiB page zeroed by the kernel per fault, and a fault that has to
+    /// compact memory first stalled a byoyomi-1000 search for 628 ms between two of its clock
+    /// checks (session note 10). Takes `&self`: the thread still mapping the rest of the table
+    /// (`map_rest_in_background`) works beyond the part in use and goes on.
+    pub fn clear(&self, threads: usize) {
+        let live = &self.buckets[..self.live.load(Relaxed)];
         std::thread::scope(|s| {
-            for part in self.buckets.chunks(share) {
+            for part in live.chunks(live.len().div_ceil(threads.max(1)).max(1)) {
                 s.spawn(move || {
-                    for b in part.iter().step_by(per_page) {
-                        // A store, not an idempotent read-modify-write, which the compiler makes a load.
-                        let e = &b.entries[0].data;
-                        e.store(e.load(Relaxed), Relaxed);
+                    for e in part.iter().flat_map(|b| b.entries.iter()) {
+                        e.key_xor.store(0, Relaxed);
+                        e.data.store(0, Relaxed);
                     }
                 });
             }
         });
-    }
-
-    /// Empties the table in place, `threads` threads each zeroing a share (Stockfish's
-    /// `TranspositionTable::clear`). The pages stay mapped: a fresh mapping instead would be
-    /// instant here but fault its pages in during the next search, one 2 MiB page zeroed by the
-    /// kernel per fault, and a fault that has to compact memory first stalled a byoyomi-1000
-    /// search for 628 ms between two of its clock checks (session note 10).
-    pub fn clear(&mut self, threads: usize) {
-        let share = self.share(threads);
-        std::thread::scope(|s| {
-            for part in self.buckets.chunks_mut(share) {
-                s.spawn(move || {
-                    for e in part.iter_mut().flat_map(|b| b.entries.iter_mut()) {
-                        *e.key_xor.get_mut() = 0;
-                        *e.data.get_mut() = 0;
-                    }
-                });
-            }
-        });
-        *self.generation.get_mut() = 0;
-    }
-
-    /// Buckets per thread when `threads` threads share the table (`touch`, `clear`).
-    fn share(&self, threads: usize) -> usize {
-        self.buckets.len().div_ceil(threads.max(1)).max(1)
+        self.generation.store(0, Relaxed);
     }
 
     /// Size in MiB.
@@ -172,7 +264,7 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        let i = ((key as u128 * self.live.load(Relaxed) as u128) >> 64) as usize;
         &self.buckets[i]
     }
 
@@ -238,7 +330,7 @@ impl TranspositionTable {
     /// Permille of the sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation.load(Relaxed) & 63;
-        let sample = self.buckets.len().min(250);
+        let sample = self.live.load(Relaxed).min(250);
         let mut used = 0;
         for b in &self.buckets[..sample] {
             for e in &b.entries {
@@ -255,7 +347,6 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     fn data(m: u16, v: Value, depth: i32) -> TtData {
         TtData { move16: m, value: v, eval: -v, depth, bound: Bound::Exact }
@@ -273,7 +364,7 @@ mod tests {
     #[test]
     fn clear_empties_every_bucket_in_place_with_any_number_of_threads() {
         for threads in [1, 2, 3, 7] {
-            let mut tt = TranspositionTable::new(1);
+            let tt = TranspositionTable::new(1);
             let keys: Vec<u64> = (1..=2000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
             for &k in &keys {
                 tt.store(k, data(5, 100, 3));
@@ -284,9 +375,42 @@ mod tests {
             assert!(keys.iter().all(|&k| tt.probe(k).is_none()), "{threads} threads left an entry");
             assert_eq!(tt.hashfull(), 0);
             assert_eq!(tt.generation.load(Relaxed), 0);
-            tt.touch(threads);
+            assert!(tt.touch(threads, Instant::now() + std::time::Duration::from_secs(60)));
             assert!(keys.iter().all(|&k| tt.probe(k).is_none()), "touch changed an entry");
+            assert!(tt.touch(threads, Instant::now()), "a mapped table stays mapped");
         }
+    }
+
+    /// A table whose pages `touch` could not all map by its deadline uses only its mapped part
+    /// (never less than a block) and grows to the whole as the background thread maps the rest;
+    /// stores and probes work at every size.
+    #[test]
+    fn a_partly_mapped_table_uses_its_mapped_part_until_the_rest_is_mapped() {
+        let tt = Arc::new(TranspositionTable::new(64));
+        assert!(tt.fully_mapped());
+        assert!(!tt.touch(2, Instant::now()), "a touch past its deadline maps only the first block");
+        assert!(!tt.fully_mapped());
+        assert_eq!(tt.live.load(Relaxed), BLOCK_BUCKETS, "one block in use");
+        let keys: Vec<u64> = (1..=500u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        for &k in &keys {
+            tt.store(k, data(9, 1, 2));
+            assert_eq!(tt.probe(k).map(|d| d.move16), Some(9));
+        }
+        TranspositionTable::map_rest_in_background(&tt);
+        let t = Instant::now();
+        while !tt.fully_mapped() {
+            assert!(t.elapsed().as_secs() < 60, "64 MiB not mapped in a minute");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(tt.live.load(Relaxed), tt.buckets.len());
+        assert_eq!(tt.mapped_blocks.load(Relaxed), tt.buckets.len().div_ceil(BLOCK_BUCKETS));
+        for &k in &keys {
+            tt.store(k ^ 1, data(11, 1, 2));
+            assert_eq!(tt.probe(k ^ 1).map(|d| d.move16), Some(11));
+        }
+        // The size in use only grows: a later, shorter touch changes nothing.
+        assert!(tt.touch(1, Instant::now()));
+        assert!(tt.fully_mapped());
     }
 
     #[test]

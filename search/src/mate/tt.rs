@@ -82,10 +82,10 @@ pub struct MateTable {
 }
 
 impl MateTable {
-    /// A table of about `mb` MiB (at least one cluster), empty; smaller (halved until the
-    /// machine can map it) if `mb` is more memory than it has.
+    /// A table of about `mb` MiB (at least one cluster), empty; at most what the machine can
+    /// spare (`capped_mb`) and smaller (halved until the machine can map it) if need be.
     pub fn new(mb: usize) -> MateTable {
-        let entries = mb.max(1).saturating_mul(1 << 20) / 32;
+        let entries = crate::capped_mb(mb).0.saturating_mul(1 << 20) / 32;
         let len = (entries / CLUSTER).max(1) * CLUSTER;
         let spare = SPARE.with(|s| s.borrow_mut().take()).filter(|(w, _)| w.len() == len);
         // SAFETY: entries are u64 words, for which all-zero is a valid (empty) value.

@@ -68,7 +68,45 @@ def seen_first(db, names, threshold):
     return out
 
 
+def self_test():
+    """Two hand-made games in shogiarena's tables: the figures and the seen-first counts."""
+    db = sqlite3.connect(":memory:")
+    db.executescript(
+        "create table player (id integer, player_name text);"
+        "create table game (id integer, game_result text, black_player_id integer, white_player_id integer);"
+        "create table game_move (game_id integer, ply integer, eval integer, depth integer, nodes integer,"
+        " next_move_time_ms integer, engine_wall_time_ms integer, move_source text);"
+        "insert into player values (1, 'a'), (2, 'b');"
+        "insert into game values (1, 'BLACK_WIN', 1, 2), (2, 'WHITE_WIN', 1, 2);"
+    )
+    moves = [
+        # Game 1, a (Black) wins: b falls to -300 at ply 5, a reaches +300 at ply 6.
+        (1, 4, 50, 10, 1000, 500, 950, "search"), (1, 5, -350, 12, 3000, 1000, 950, "search"),
+        (1, 6, 400, 11, 1000, 500, 950, "search"), (1, 7, -900, 12, 3000, 1000, 950, "search"),
+        # Game 2, b (White) wins: b reaches +300 at ply 5, a never falls to -300; a book move.
+        (2, 4, 0, None, None, None, 10, "book"), (2, 5, 320, 14, 2000, 1000, 950, "search"),
+        (2, 6, -200, 13, 1000, 500, 950, "search"),
+    ]
+    db.executemany("insert into game_move values (?, ?, ?, ?, ?, ?, ?, ?)", moves)
+    names = dict(db.execute("select id, player_name from player"))
+    stats = engine_stats(db, names)
+    checks = [
+        (stats["a"][:3], [3, 3000, 1500]),
+        (stats["a"][3], [10, 11, 13]),
+        (stats["b"][:3], [3, 8000, 3000]),
+        (sorted(seen_first(db, names, 300)), [("a", "b", 6, 5), ("b", "a", 5, None)]),
+    ]
+    failed = [(got, want) for got, want in checks if got != want]
+    for got, want in failed:
+        print(f"FAILED: got {got}, want {want}")
+    if failed:
+        sys.exit(1)
+    print(f"{len(checks)} checks passed")
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--threshold", type=int, default=300)

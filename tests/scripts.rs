@@ -3,7 +3,8 @@
 //! engine cannot take or misreads, the `ponder` move of its `bestmove`), and the selection of the
 //! openings a match split across machines has left to play; and the replay of the clocks a
 //! match's engines spent (`clock_use.py`); and what a GUI records for each move of a game
-//! (`gui_last_lines.py`). A broken one would silently change what a published result measured
+//! (`gui_last_lines.py`); and each side's speed, depth and "seen first" from a match's records
+//! (`game_stats.py`). A broken one would silently change what a published result measured
 //! or says. Their `--self-test`s (standard library only) run here, so
 //! CI checks them. Needs `python3` on `PATH`, as every machine here has.
 
@@ -55,4 +56,9 @@ fn the_clock_replay_passes_its_self_test() {
 #[test]
 fn the_gui_last_line_classification_passes_its_self_test() {
     self_test("gui_last_lines.py");
+}
+
+#[test]
+fn the_match_record_statistics_pass_their_self_test() {
+    self_test("game_stats.py");
 }

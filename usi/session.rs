@@ -865,7 +865,6 @@ impl Session {
         self.prepared = None;
         let out = self.out.clone();
         crate::commands::bench::run(&mut self.searcher, depth, self.settings.search.variant, &mut |l| out.line(&l));
-        self.searcher.map_tables_fully(false);
         self.searcher.clear();
         self.searcher.set_options(&self.settings.search);
     }

@@ -40,9 +40,6 @@ pub struct Searcher {
     tt_asked_mb: usize,
     /// Whether a search has written into the table since it was last emptied.
     tt_used: bool,
-    /// How long making a table may spend mapping its pages (`TOUCH_BUDGET`; `None`: all of
-    /// them, for `bench`, whose node count must not depend on the machine's speed).
-    touch_budget: Option<Duration>,
     /// The memory cap that made the table smaller than asked, in MiB, if one did.
     tt_cap_mb: Option<usize>,
     workers: Arc<Mutex<Vec<Worker>>>,
@@ -66,7 +63,6 @@ impl Searcher {
             tt: Arc::new(TranspositionTable::new(1)),
             tt_asked_mb: 1,
             tt_used: false,
-            touch_budget: Some(TOUCH_BUDGET),
             tt_cap_mb: None,
             workers: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control::idle()),
@@ -149,21 +145,14 @@ impl Searcher {
         let (mb, cap) = capped_mb(self.tt_asked_mb);
         self.tt_cap_mb = cap;
         self.tt = Arc::new(TranspositionTable::largest_up_to(mb));
-        let deadline = self.touch_budget.map_or(Instant::now() + Duration::from_secs(1 << 30), |b| Instant::now() + b);
-        if !self.tt.touch(self.helper_threads(), deadline) {
+        if !self.tt.touch(self.helper_threads(), Instant::now() + TOUCH_BUDGET) {
             TranspositionTable::map_rest_in_background(&self.tt);
         }
         self.tt_used = false;
     }
 
-    /// Maps every page of each new table before `prepare` returns, however long it takes
-    /// (`bench`: its node count must not depend on how fast the machine maps memory), or only
-    /// for `TOUCH_BUDGET` and the rest in the background (the default).
-    pub fn map_tables_fully(&mut self, fully: bool) {
-        self.touch_budget = if fully { None } else { Some(TOUCH_BUDGET) };
-    }
-
-    /// Maps now every page of the table that is not mapped yet (see `map_tables_fully`).
+    /// Maps now every page of the table that `prepare` left to the background, however long it
+    /// takes (`bench`: its node count must not depend on how fast the machine maps memory).
     pub fn finish_mapping(&mut self) {
         self.wait();
         self.tt.touch(self.helper_threads(), Instant::now() + Duration::from_secs(1 << 30));

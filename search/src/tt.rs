@@ -7,7 +7,7 @@
 
 use crate::types::*;
 use engine::hugemem::ZeroedArray;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -67,8 +67,6 @@ pub struct TranspositionTable {
     live: AtomicUsize,
     /// Blocks (`BLOCK_BUCKETS` each) from the start whose pages are mapped.
     mapped_blocks: AtomicUsize,
-    /// Whether `touch` left pages unmapped and only part of the table is in use.
-    partial: AtomicBool,
 }
 
 /// Buckets per block of the table mapped at once: one 2 MiB huge page.
@@ -128,8 +126,7 @@ impl TranspositionTable {
     /// A table over `buckets`, all live (as if mapped: fresh pages are mapped at first use).
     fn from_buckets(buckets: ZeroedArray<Bucket>) -> TranspositionTable {
         let live = AtomicUsize::new(buckets.len());
-        let (mapped_blocks, partial) = (AtomicUsize::new(0), AtomicBool::new(false));
-        TranspositionTable { buckets, generation: AtomicU8::new(0), live, mapped_blocks, partial }
+        TranspositionTable { buckets, generation: AtomicU8::new(0), live, mapped_blocks: AtomicUsize::new(0) }
     }
 
     /// Buckets in `mb` MiB (saturating: a size no machine has is then refused by the mapping).
@@ -197,10 +194,9 @@ impl TranspositionTable {
     fn grow_live(&self, mapped: usize) {
         let len = self.buckets.len();
         let mapped_buckets = (mapped * BLOCK_BUCKETS).min(len);
-        if mapped_buckets == len {
-            self.live.store(len, Relaxed);
-            self.partial.store(false, Relaxed);
-        } else if !self.partial.swap(true, Relaxed) || mapped_buckets >= 2 * self.live.load(Relaxed) {
+        let live = self.live.load(Relaxed);
+        // `live == len` short of a full mapping: a fresh table, never touched before.
+        if mapped_buckets == len || live == len || mapped_buckets >= 2 * live {
             self.live.store(mapped_buckets, Relaxed);
         }
     }
@@ -208,7 +204,7 @@ impl TranspositionTable {
     /// Whether the whole table is in use: every page mapped by `touch`, or never touched (a
     /// fresh mapping, its pages mapped at first use).
     pub fn fully_mapped(&self) -> bool {
-        !self.partial.load(Relaxed)
+        self.live.load(Relaxed) == self.buckets.len()
     }
 
     /// Maps the pages `touch` left, one block after another on one background thread of the

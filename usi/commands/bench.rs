@@ -87,7 +87,6 @@ pub fn positions(variant: VariantId) -> &'static [(&'static str, &'static str)] 
 /// Returns the total node count.
 pub fn run(searcher: &mut Searcher, depth: i32, variant: VariantId, print: &mut dyn FnMut(String)) -> u64 {
     // The node count must not depend on how fast this machine maps memory: the whole table.
-    searcher.map_tables_fully(true);
     searcher.finish_mapping();
     let o = searcher.options();
     let hash_mb = searcher.hash_mb_in_use();

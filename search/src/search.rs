@@ -340,9 +340,13 @@ impl Worker {
     }
 
     /// Makes `m` at `ply`: the line's stack, the evaluation and the position, and starts
-    /// fetching the child's table entry.
+    /// fetching the child's table entry. A node is counted here, once per move made (as
+    /// YaneuraOu and Stockfish count), so a re-search of a child, a null move's child or a
+    /// second look at a node (razoring, the singular test) is not counted again: `go nodes`
+    /// and nodes/s mean what they mean in the engines Kaname is compared with.
     #[inline(always)]
     fn make_move(&mut self, pos: &mut Position, shared: &Shared, ply: usize, m: Move) {
+        self.count_node(shared);
         self.stack[ply].current_move = m;
         self.stack[ply].piece_to = Some((m.piece_after().index(), m.to().index()));
         self.evaluator.push(pos, m);
@@ -415,7 +419,6 @@ impl Worker {
             return self.qsearch(pos, shared, alpha, beta, ply, pv_node);
         }
         let root = ply == 0;
-        self.count_node(shared);
         if pv_node {
             self.pv[ply].clear();
             self.sel_depth = self.sel_depth.max(ply + 1);
@@ -957,7 +960,6 @@ impl Worker {
         ply: usize,
         pv_node: bool,
     ) -> Value {
-        self.count_node(shared);
         if pv_node {
             self.pv[ply].clear();
             self.sel_depth = self.sel_depth.max(ply + 1);

@@ -20,6 +20,8 @@ hash differs from the one the run started with.
 
 Usage (run from the repository root; prefix `nice -n 15` on shared machines):
 
+    python3 scripts/sprt.py --self-test     # checks the configuration it writes (needs PyYAML)
+
     # SPRT, candidate = same binary with the net, base = classical evaluation
     python3 scripts/sprt.py --base /tmp/kaname --base-options EvalKind=classical \\
         --cand /tmp/kaname --cand-options EvalKind=net --byoyomi 1000 \\
@@ -87,7 +89,12 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     The engine processes are reused between games (shogiarena's default; --fresh-engines
     starts new ones for every game). --base-args/--cand-args give the engine command
     arguments (shogiarena `engine_args`; the engine runs in its binary's directory, so give
-    absolute paths). An executable script is a binary too: `--base scripts/gnushogi_usi.py`
+    absolute paths). An engine given a `Tune_*` option gets `--tune` added to its arguments
+    (Kaname declares those options only in tuning mode, and shogiarena refuses an option an
+    engine did not declare).
+  * Unequal nodes: with --nodes, --cand-nodes N or --base-nodes N gives that engine its own
+    node limit (shogiarena's per-engine `time_control`), e.g. to measure what a gap at equal
+    nodes is worth in nodes. An executable script is a binary too: `--base scripts/gnushogi_usi.py`
     runs the GNU Shogi adapter.
   * Checking the games: scripts/arena_check.py OUT replays every game and reports crashes,
     illegal moves, false `bestmove win` declarations and time losses per engine (all of
@@ -95,8 +102,8 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
 
 Not supported (by shogiarena or by this wrapper): normalized-Elo bounds, score-based draw
 adjudication, KIF export of the games (they are in game.db; scripts/arena_check.py --csa
-writes CSA records), per-engine different time controls (shogiarena has
-`engines[].time_control`, not exposed here).
+writes CSA records), per-engine different clocks (shogiarena's `engines[].time_control` is
+exposed for node limits only: --cand-nodes/--base-nodes).
 """
 
 import argparse
@@ -225,11 +232,20 @@ def build_config(args, out):
         options = split_path_options(options)
         engine_yaml = out / f"engine-{role}.yaml"
         spec = {"name": name, "engine_path": str(binary), "working_directory": str(binary.parent)}
-        if extra:
-            spec["engine_args"] = shlex.split(extra)
+        engine_args = shlex.split(extra)
+        if any(k.lower().startswith("tune_") for k in options) and "--tune" not in engine_args:
+            engine_args.append("--tune")
+        if engine_args:
+            spec["engine_args"] = engine_args
         spec["options"] = options
         engine_yaml.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
-        engines.append({"name": name, "engine_path": str(engine_yaml)})
+        entry = {"name": name, "engine_path": str(engine_yaml)}
+        own_nodes = getattr(args, f"{role}_nodes", None)
+        if own_nodes:
+            if not args.nodes:
+                raise SystemExit(f"--{role}-nodes needs --nodes (the other engine's limit)")
+            entry["time_control"] = {"node_limit": own_nodes, "expiry_margin_ms": args.margin}
+        engines.append(entry)
     if args.cand_name == args.base_name:
         raise SystemExit("--cand-name and --base-name must differ")
 
@@ -462,7 +478,54 @@ def summarize(args, run_dir):
     return lines
 
 
-def main():
+def self_test():
+    """Checks `build_config` on a scratch directory: the per-engine node limit and the
+    automatic `--tune`. Prints a report; returns the number of failures."""
+    import tempfile
+    failures = 0
+
+    def check(what, ok):
+        nonlocal failures
+        print(f"{'ok  ' if ok else 'FAIL'} {what}")
+        failures += not ok
+
+    def parsed(extra):
+        argv = ["--base", sys.executable, "--cand", sys.executable, "--out", "unused", "--games", "10",
+                "--cand-name", "c", "--base-name", "b"] + extra
+        return make_parser().parse_args(argv)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        args = parsed(["--nodes", "100000", "--cand-nodes", "200000", "--cand-options", "Tune_lmr_base=90,USI_Hash=32"])
+        path, _, _ = build_config(args, out)
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cand = next(e for e in config["engines"] if e["name"] == "c")
+        base = next(e for e in config["engines"] if e["name"] == "b")
+        check("the rules keep --nodes", config["rules"]["time_control"]["node_limit"] == 100000)
+        check("--cand-nodes gives the candidate its own limit",
+              cand.get("time_control", {}).get("node_limit") == 200000)
+        check("the base has no limit of its own", "time_control" not in base)
+        cand_spec = yaml.safe_load(Path(cand["engine_path"]).read_text(encoding="utf-8"))
+        base_spec = yaml.safe_load(Path(base["engine_path"]).read_text(encoding="utf-8"))
+        check("a Tune_ option adds --tune", cand_spec.get("engine_args") == ["--tune"])
+        check("no Tune_ option, no --tune", "engine_args" not in base_spec)
+        args = parsed(["--nodes", "1000", "--cand-args=--tune", "--cand-options", "tune_rfp_margin=100"])
+        path, _, _ = build_config(args, out)
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cand = next(e for e in config["engines"] if e["name"] == "c")
+        cand_spec = yaml.safe_load(Path(cand["engine_path"]).read_text(encoding="utf-8"))
+        check("--tune given already is not doubled", cand_spec.get("engine_args") == ["--tune"])
+        check("equal nodes: no per-engine limit", all("time_control" not in e for e in config["engines"]))
+        try:
+            build_config(parsed(["--byoyomi", "1000", "--base-nodes", "5000"]), out)
+            check("--base-nodes without --nodes is refused", False)
+        except SystemExit:
+            check("--base-nodes without --nodes is refused", True)
+    print(f"sprt.py self-test: {'all checks passed' if not failures else f'{failures} failure(s)'}")
+    return failures
+
+
+def make_parser():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="See the module docstring (head scripts/sprt.py) for details.")
@@ -481,6 +544,9 @@ def main():
     tcg.add_argument("--fischer", metavar="MAIN+INC", help="Fischer in seconds, e.g. 10+0.1")
     tcg.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move in ms (go movetime)")
     tcg.add_argument("--nodes", type=int, metavar="N", help="node limit per move (go nodes), no clock")
+    ap.add_argument("--cand-nodes", type=int, metavar="N",
+                    help="with --nodes: the candidate's own node limit (shogiarena engines[].time_control)")
+    ap.add_argument("--base-nodes", type=int, metavar="N", help="with --nodes: the base's own node limit")
     ap.add_argument("--main-time", type=float, default=0.0, metavar="SEC",
                     help="main time before byoyomi, seconds (default 0)")
     ap.add_argument("--margin", type=int, default=200, metavar="MS",
@@ -519,7 +585,13 @@ def main():
     ap.add_argument("--out", required=True, help="output directory (config, log, run/)")
     ap.add_argument("--resume", action="store_true", help="resume an existing OUT/run instead of refusing")
     ap.add_argument("--dry-run", action="store_true", help="validate and show the schedule only")
-    args = ap.parse_args()
+    return ap
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        raise SystemExit(1 if self_test() else 0)
+    args = make_parser().parse_args()
 
     if args.elo1 <= args.elo0:
         raise SystemExit("--elo1 must be greater than --elo0")

@@ -4,9 +4,10 @@
 //! openings a match split across machines has left to play; and the replay of the clocks a
 //! match's engines spent (`clock_use.py`); and what a GUI records for each move of a game
 //! (`gui_last_lines.py`); and each side's speed, depth and "seen first" from a match's records
-//! (`game_stats.py`). A broken one would silently change what a published result measured
-//! or says. Their `--self-test`s (standard library only) run here, so
-//! CI checks them. Needs `python3` on `PATH`, as every machine here has.
+//! (`game_stats.py`); and the configuration a match runs under (`sprt.py`: per-engine node
+//! limits, `--tune` for `Tune_*` options). A broken one would silently change what a published
+//! result measured or says. Their `--self-test`s (standard library only, but `sprt.py`'s needs
+//! PyYAML) run here, so CI checks them. Needs `python3` on `PATH`, as every machine here has.
 
 use std::path::Path;
 use std::process::Command;
@@ -61,4 +62,17 @@ fn the_gui_last_line_classification_passes_its_self_test() {
 #[test]
 fn the_match_record_statistics_pass_their_self_test() {
     self_test("game_stats.py");
+}
+
+/// `sprt.py` writes shogiarena's configuration with PyYAML, which shogiarena installs; a
+/// machine without it (a fresh one, before `pip install shogiarena`) cannot run a match
+/// either, and says so here rather than failing.
+#[test]
+fn the_match_configuration_passes_its_self_test() {
+    let has_yaml = Command::new("python3").args(["-c", "import yaml"]).status().is_ok_and(|s| s.success());
+    if !has_yaml {
+        eprintln!("SKIPPED: sprt.py --self-test needs PyYAML (pip install shogiarena brings it)");
+        return;
+    }
+    self_test("sprt.py");
 }

@@ -91,11 +91,11 @@ What shogiarena does, and what this wrapper sets (read from its source, 1.3.2):
     arguments (shogiarena `engine_args`; the engine runs in its binary's directory, so give
     absolute paths). An engine given a `Tune_*` option gets `--tune` added to its arguments
     (Kaname declares those options only in tuning mode, and shogiarena refuses an option an
-    engine did not declare).
+    engine did not declare). An executable script is a binary too: `--base
+    scripts/gnushogi_usi.py` runs the GNU Shogi adapter.
   * Unequal nodes: with --nodes, --cand-nodes N or --base-nodes N gives that engine its own
     node limit (shogiarena's per-engine `time_control`), e.g. to measure what a gap at equal
-    nodes is worth in nodes. An executable script is a binary too: `--base scripts/gnushogi_usi.py`
-    runs the GNU Shogi adapter.
+    nodes is worth in nodes.
   * Checking the games: scripts/arena_check.py OUT replays every game and reports crashes,
     illegal moves, false `bestmove win` declarations and time losses per engine (all of
     which shogiarena scores as ordinary results), and writes CSA records.
@@ -219,6 +219,9 @@ def record_engines(args, out):
 def build_config(args, out):
     """Write engine YAMLs and config.yaml into `out`; return the config path."""
     common = parse_options(args.common_options)
+    for role in ("cand", "base"):
+        if getattr(args, f"{role}_nodes", None) and not args.nodes:
+            raise SystemExit(f"--{role}-nodes needs --nodes (the other engine's limit)")
     engines = []
     for role, binary, opts, name, extra in (
         ("cand", args.cand, args.cand_options, args.cand_name, args.cand_args),
@@ -242,8 +245,6 @@ def build_config(args, out):
         entry = {"name": name, "engine_path": str(engine_yaml)}
         own_nodes = getattr(args, f"{role}_nodes", None)
         if own_nodes:
-            if not args.nodes:
-                raise SystemExit(f"--{role}-nodes needs --nodes (the other engine's limit)")
             entry["time_control"] = {"node_limit": own_nodes, "expiry_margin_ms": args.margin}
         engines.append(entry)
     if args.cand_name == args.base_name:
@@ -494,28 +495,27 @@ def self_test():
                 "--cand-name", "c", "--base-name", "b"] + extra
         return make_parser().parse_args(argv)
 
+    def written(extra, out):
+        """The config `build_config` writes for these arguments, and each engine's entry and
+        engine file by name."""
+        path, _, _ = build_config(parsed(extra), out)
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+        load = lambda e: yaml.safe_load(Path(e["engine_path"]).read_text(encoding="utf-8"))
+        return config, {e["name"]: (e, load(e)) for e in config["engines"]}
+
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        args = parsed(["--nodes", "100000", "--cand-nodes", "200000", "--cand-options", "Tune_lmr_base=90,USI_Hash=32"])
-        path, _, _ = build_config(args, out)
-        config = yaml.safe_load(path.read_text(encoding="utf-8"))
-        cand = next(e for e in config["engines"] if e["name"] == "c")
-        base = next(e for e in config["engines"] if e["name"] == "b")
+        config, e = written(["--nodes", "100000", "--cand-nodes", "200000",
+                             "--cand-options", "Tune_lmr_base=90,USI_Hash=32"], out)
         check("the rules keep --nodes", config["rules"]["time_control"]["node_limit"] == 100000)
         check("--cand-nodes gives the candidate its own limit",
-              cand.get("time_control", {}).get("node_limit") == 200000)
-        check("the base has no limit of its own", "time_control" not in base)
-        cand_spec = yaml.safe_load(Path(cand["engine_path"]).read_text(encoding="utf-8"))
-        base_spec = yaml.safe_load(Path(base["engine_path"]).read_text(encoding="utf-8"))
-        check("a Tune_ option adds --tune", cand_spec.get("engine_args") == ["--tune"])
-        check("no Tune_ option, no --tune", "engine_args" not in base_spec)
-        args = parsed(["--nodes", "1000", "--cand-args=--tune", "--cand-options", "tune_rfp_margin=100"])
-        path, _, _ = build_config(args, out)
-        config = yaml.safe_load(path.read_text(encoding="utf-8"))
-        cand = next(e for e in config["engines"] if e["name"] == "c")
-        cand_spec = yaml.safe_load(Path(cand["engine_path"]).read_text(encoding="utf-8"))
-        check("--tune given already is not doubled", cand_spec.get("engine_args") == ["--tune"])
-        check("equal nodes: no per-engine limit", all("time_control" not in e for e in config["engines"]))
+              e["c"][0].get("time_control", {}).get("node_limit") == 200000)
+        check("the base has no limit of its own", "time_control" not in e["b"][0])
+        check("a Tune_ option adds --tune", e["c"][1].get("engine_args") == ["--tune"])
+        check("no Tune_ option, no --tune", "engine_args" not in e["b"][1])
+        config, e = written(["--nodes", "1000", "--cand-args=--tune", "--cand-options", "tune_rfp_margin=100"], out)
+        check("--tune given already is not doubled", e["c"][1].get("engine_args") == ["--tune"])
+        check("equal nodes: no per-engine limit", all("time_control" not in v[0] for v in e.values()))
         try:
             build_config(parsed(["--byoyomi", "1000", "--base-nodes", "5000"]), out)
             check("--base-nodes without --nodes is refused", False)

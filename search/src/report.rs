@@ -5,9 +5,10 @@
 //! What a GUI records for a move (ShogiHome, ShogiGUI and Shogidokoro alike) is the last
 //! `info ... multipv 1 ... score ...` line before `bestmove`: the record's evaluation and line
 //! of play, the evaluation graph. So every search ends on the lines of its last completed
-//! iteration (`Worker::completed`), exact scores and whole lines, the first move of the first
-//! line the `bestmove`, its second move the `ponder` move, never on an interrupted iteration's
-//! bound or its one- or two-move line.
+//! iteration (`Worker::completed`), or on the line of a move the iteration the stop cut off
+//! found better with an exact score (`Worker::adopt_interrupted`): exact scores and whole
+//! lines, the first move of the first line the `bestmove`, its second move the `ponder` move,
+//! never on an interrupted iteration's bound or its one- or two-move line.
 
 use crate::protocol::{Bound, Info, Score};
 use crate::search::{PvLine, Worker};
@@ -31,6 +32,35 @@ impl Worker {
                 pv: shared.line_of(&rm.pv, depth),
             })
             .collect();
+    }
+
+    /// After the search (single PV): a move that beat the completed iteration's best in the
+    /// iteration the stop cut off, with an exact score, becomes the line reported last and
+    /// played. A search one ply deeper found it better; only the rest of that iteration's
+    /// moves went unsearched (Stockfish and YaneuraOu play the cut-off iteration's best
+    /// too). A move that only failed high there (a lower bound, its re-search cut off) is
+    /// not taken: the line a GUI records stays exact, and taking those too measured no
+    /// better (issue 65's results of 2026-12-06).
+    pub fn adopt_interrupted(&mut self, shared: &Shared, multipv: usize) {
+        let rm = &self.root_moves[0];
+        let Some(done) = self.completed.first() else { return };
+        if multipv != 1
+            || rm.depth <= self.completed_depth
+            || rm.bound != TtBound::Exact
+            || rm.mv == done.pv[0]
+            || rm.score == -VALUE_INFINITE
+        {
+            return;
+        }
+        self.completed = vec![PvLine {
+            score: rm.score,
+            depth: rm.depth,
+            sel_depth: rm.sel_depth.max(rm.depth as usize),
+            pv: shared.line_of(&rm.pv, rm.depth),
+        }];
+        if self.id == 0 {
+            shared.set_completed_reported(false);
+        }
     }
 
     /// After a completed iteration (main thread): reports its lines, unless `pv_interval`

@@ -47,13 +47,16 @@ pub struct RootMove {
     pub previous_score: Value,
     /// Whether `score` is only a bound (aspiration fail).
     pub bound: Bound,
+    /// The iteration whose search of this move set `score`.
+    pub depth: i32,
     /// Deepest ply reached below this move.
     pub sel_depth: usize,
     /// Its principal variation, starting with `mv`.
     pub pv: Vec<Move>,
 }
 
-/// One line of a completed iteration: what the search reports last and plays.
+/// One line of a completed iteration, or the interrupted iteration's new best
+/// (`Worker::adopt_interrupted`): what the search reports last and plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PvLine {
     /// Its exact score.
@@ -147,6 +150,8 @@ pub struct Worker {
     /// The lines of the last completed iteration (up to MultiPV), best first: what the search
     /// reports last and plays. The first iteration always completes, so a search has them.
     pub completed: Vec<PvLine>,
+    /// The iteration being searched.
+    iter_depth: i32,
     sel_depth: usize,
     pv_idx: usize,
     root_color: Color,
@@ -170,6 +175,7 @@ impl Worker {
             completed_depth: 0,
             best_move_changes: 0.0,
             completed: Vec::new(),
+            iter_depth: 0,
             sel_depth: 0,
             pv_idx: 0,
             root_color: Color::Black,
@@ -216,6 +222,7 @@ impl Worker {
                 score: -VALUE_INFINITE,
                 previous_score: -VALUE_INFINITE,
                 bound: Bound::Upper,
+                depth: 0,
                 sel_depth: 0,
                 pv: vec![mv],
             })
@@ -257,6 +264,7 @@ impl Worker {
                     break;
                 }
                 self.pv_idx = pv_idx;
+                self.iter_depth = depth;
                 self.sel_depth = 0;
                 self.aspiration(pos, shared, depth);
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -278,6 +286,7 @@ impl Worker {
             }
             depth += 1;
         }
+        self.adopt_interrupted(shared, multipv);
     }
 
     /// What the time plan needs to know of the iteration just ended (main thread).
@@ -722,6 +731,14 @@ impl Worker {
                 let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) else { continue };
                 if move_count == 1 || v > alpha {
                     rm.score = v;
+                    rm.depth = self.iter_depth;
+                    rm.bound = if v >= beta {
+                        Bound::Lower
+                    } else if v <= alpha {
+                        Bound::Upper
+                    } else {
+                        Bound::Exact
+                    };
                     rm.sel_depth = sel;
                     rm.pv.clear();
                     rm.pv.push(m);

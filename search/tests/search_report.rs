@@ -166,6 +166,48 @@ fn the_last_report_is_the_completed_line_played() {
     assert!(interrupted > 0, "no search reported an iteration it did not complete");
 }
 
+/// A node limit cuts an iteration off. A move that beat the completed iteration's best in it,
+/// with an exact score, is played and reported last (Stockfish and YaneuraOu play the cut-off
+/// iteration's best too); otherwise the last completed iteration's line is. A search with a
+/// fresh table and one thread is deterministic, so `go depth D` replays the node-limited
+/// search's iteration D: the last line either is that iteration's, or is one ply deeper than
+/// the last completed iteration and plays another move.
+#[test]
+fn a_move_found_better_in_the_cut_off_iteration_is_played() {
+    // Two positions of same-net games against YaneuraOu where 20,000 nodes cut off an
+    // iteration that had found another move better, beside bench's.
+    const FOUND: &[&str] = &[
+        "lnsg2snl/4k1g2/1ppp1p1pp/p1r3p2/7P1/2P3S1P/PPSPGPP2/3K1R3/LN3G1NL b BPbp 31",
+        "1n2bk1nl/l1Pg2g2/2sp+Nps1p/6pp1/p1G2G3/1P1P1P1RP/4P1P2/2+b1K4/6SNL b RPsl4p 69",
+    ];
+    let o = options();
+    let mut adopted = 0;
+    let mut searches = 0;
+    for s in POSITIONS.iter().chain(FOUND) {
+        let pos = sfen(s);
+        for n in [7_000, 20_000, 40_000, 80_000, 150_000] {
+            let out = nodes(&pos, n, &o);
+            let what = format!("{s} nodes {n}");
+            check_last_report(&pos, &out, &what);
+            searches += 1;
+            let last = out.last_info().clone();
+            let replay = search_depth(&pos, last.depth, &o);
+            if same_report(replay.last_info(), &last) {
+                assert_eq!(replay.best_move(), out.best_move(), "{what}");
+                continue;
+            }
+            // Not iteration `last.depth` completed: the one before it was, and the cut-off
+            // one found this move better.
+            let completed = search_depth(&pos, last.depth - 1, &o);
+            assert_ne!(completed.best_move(), out.best_move(), "{what}: {last:?}");
+            assert_eq!(last.bound, Bound::Exact, "{what}");
+            adopted += 1;
+        }
+    }
+    assert!(adopted > 0, "no move of a cut-off iteration played in {searches} searches");
+    eprintln!("{adopted} of {searches} searches played a move of the iteration the limit cut off");
+}
+
 #[test]
 fn stop_at_once_still_ends_on_a_completed_line() {
     let pos = sfen(POSITIONS[1]);

@@ -129,7 +129,8 @@ pub const OPTIONS: &[Spec] = &[
         help: "Print the PVs of aspiration fail-highs and fail-lows (`lowerbound`/`upperbound`; the failing \
                line alone, under MultiPV too) during a search (after 3 s, or at once in `ConsiderationMode`). \
                False: no `info` line carries a bound. Either way the last `info` before `bestmove` is exact: \
-               the last completed iteration's line.",
+               the last completed iteration's line, or the line of a move the cut-off iteration found \
+               better.",
     },
     Spec {
         name: "NetworkDelay",

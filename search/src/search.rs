@@ -150,8 +150,6 @@ pub struct Worker {
     /// The lines of the last completed iteration (up to MultiPV), best first: what the search
     /// reports last and plays. The first iteration always completes, so a search has them.
     pub completed: Vec<PvLine>,
-    /// The iteration being searched.
-    iter_depth: i32,
     sel_depth: usize,
     pv_idx: usize,
     root_color: Color,
@@ -175,7 +173,6 @@ impl Worker {
             completed_depth: 0,
             best_move_changes: 0.0,
             completed: Vec::new(),
-            iter_depth: 0,
             sel_depth: 0,
             pv_idx: 0,
             root_color: Color::Black,
@@ -264,7 +261,6 @@ impl Worker {
                     break;
                 }
                 self.pv_idx = pv_idx;
-                self.iter_depth = depth;
                 self.sel_depth = 0;
                 self.aspiration(pos, shared, depth);
                 self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -731,7 +727,7 @@ impl Worker {
                 let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) else { continue };
                 if move_count == 1 || v > alpha {
                     rm.score = v;
-                    rm.depth = self.iter_depth;
+                    rm.depth = depth; // The root's depth is the iteration's (no reduction there).
                     rm.bound = if v >= beta {
                         Bound::Lower
                     } else if v <= alpha {

@@ -44,8 +44,9 @@
 //! - **Optimiser** (`optim`): Adam, lazily on touched first-layer rows; learning rate
 //!   `--lr` times `--lr-decay` per epoch.
 //! - **Parallelism**: each batch is cut into one slice per thread; every thread accumulates
-//!   its own gradients (first layer sparsely), and they are summed in thread order, so a run
-//!   repeats exactly for a given seed and thread count.
+//!   its own gradients (first layer sparsely), and they are summed in thread order; sums over
+//!   positions (losses, the fit of K) add fixed chunks in order (`par_sum`). So a run repeats
+//!   exactly for a given seed and thread count.
 //! - **Output**: the quantised net of the epoch with the best validation loss so far
 //!   (training may overfit: 1.45 M positions come from only about 20,000 games) and the
 //!   latest epoch's (`last_path`: `<out>.last.knn`, `<out>.last.bin`), a float checkpoint
@@ -258,9 +259,27 @@ pub fn target(s: &Sample, scale: f32, lambda: f32) -> f32 {
 
 /// Mean cross-entropy of predicting the results with sigmoid(score / k).
 fn result_loss(samples: &[Sample], k: f32) -> f64 {
-    let sum: f64 =
-        samples.par_iter().map(|s| cross_entropy(s.score as f32 / k, (s.result as f32 + 1.0) * 0.5) as f64).sum();
+    let sum = par_sum(samples, |s| cross_entropy(s.score as f32 / k, (s.result as f32 + 1.0) * 0.5) as f64);
     sum / samples.len().max(1) as f64
+}
+
+/// Positions summed in one piece by `par_sum`.
+const SUM_CHUNK: usize = 1024;
+
+/// The sum of `f` over `items`, in parallel but always in the same order: fixed chunks, each
+/// summed in order, then the chunks' sums in order. A rayon `sum` of floats adds in an order
+/// that depends on how the work was split and stolen, so its last bits vary from run to run;
+/// `fit_scale` compares such sums, and one flipped comparison changes K and with it the whole
+/// run: two runs of the same data and seed could then differ (a resumed run keeps the K of its
+/// checkpoint, an uninterrupted one fits its own).
+fn par_sum<T: Sync>(items: &[T], f: impl Fn(&T) -> f64 + Sync + Send) -> f64 {
+    par_chunk_sums(items, |c| c.iter().map(&f).sum::<f64>()).iter().sum()
+}
+
+/// `f` of each fixed chunk of `SUM_CHUNK` items, in parallel, in the chunks' order (for
+/// `par_sum`'s reason: the caller adds them up in this order).
+fn par_chunk_sums<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync + Send) -> Vec<R> {
+    items.par_chunks(SUM_CHUNK).map(f).collect()
 }
 
 /// The logistic scale K that best predicts the game results from the scores (golden-section
@@ -291,8 +310,7 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
 
 /// The loss of predicting sigmoid(score / K) itself: what mimicking the teacher exactly gives.
 pub fn teacher_loss(samples: &[Sample], scale: f32, lambda: f32) -> f64 {
-    let sum: f64 =
-        samples.par_iter().map(|s| cross_entropy(s.score as f32 / scale, target(s, scale, lambda)) as f64).sum();
+    let sum = par_sum(samples, |s| cross_entropy(s.score as f32 / scale, target(s, scale, lambda)) as f64);
     sum / samples.len().max(1) as f64
 }
 
@@ -395,15 +413,14 @@ impl Trainer {
 
     /// Mean loss of the float net over `samples`.
     pub fn loss(&self, samples: &[Sample]) -> f64 {
-        let sum: f64 = samples
-            .par_chunks(1024)
-            .map(|c| {
-                let mut act = Activations::new(self.net.arch);
-                c.iter()
-                    .map(|s| cross_entropy(self.net.forward(s, &mut act), target(s, self.scale, self.lambda)) as f64)
-                    .sum::<f64>()
-            })
-            .sum();
+        let sum: f64 = par_chunk_sums(samples, |c| {
+            let mut act = Activations::new(self.net.arch);
+            c.iter()
+                .map(|s| cross_entropy(self.net.forward(s, &mut act), target(s, self.scale, self.lambda)) as f64)
+                .sum::<f64>()
+        })
+        .iter()
+        .sum();
         sum / samples.len().max(1) as f64
     }
 
@@ -413,20 +430,19 @@ impl Trainer {
         let arch = q.arch();
         assert_eq!(arch, self.net.arch, "checking a net of another architecture");
         let out_scale = arch.out_scale();
-        let (sum, max, abs, signed) = samples
-            .par_chunks(1024)
-            .map(|c| {
-                let mut act = Activations::new(arch);
-                c.iter().fold((0.0f64, 0.0f64, 0.0f64, 0.0f64), |(sum, max, abs, signed), s| {
-                    let raw = quant_forward(q, s);
-                    let yq = raw as f32 / out_scale;
-                    let yf = self.net.forward(s, &mut act);
-                    let diff = arch.raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64;
-                    let loss = cross_entropy(yq, target(s, self.scale, self.lambda)) as f64;
-                    (sum + loss, max.max(diff.abs()), abs + diff.abs(), signed + diff)
-                })
+        let (sum, max, abs, signed) = par_chunk_sums(samples, |c| {
+            let mut act = Activations::new(arch);
+            c.iter().fold((0.0f64, 0.0f64, 0.0f64, 0.0f64), |(sum, max, abs, signed), s| {
+                let raw = quant_forward(q, s);
+                let yq = raw as f32 / out_scale;
+                let yf = self.net.forward(s, &mut act);
+                let diff = arch.raw_to_eval(raw) - yf as f64 * crate::nnue::OUTPUT_SCALE as f64;
+                let loss = cross_entropy(yq, target(s, self.scale, self.lambda)) as f64;
+                (sum + loss, max.max(diff.abs()), abs + diff.abs(), signed + diff)
             })
-            .reduce(|| (0.0, 0.0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 + b.2, a.3 + b.3));
+        })
+        .into_iter()
+        .fold((0.0f64, 0.0f64, 0.0f64, 0.0f64), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 + b.2, a.3 + b.3));
         let n = samples.len().max(1) as f64;
         QuantCheck { loss: sum / n, max_eval_error: max, mean_eval_error: abs / n, mean_eval_offset: signed / n }
     }
@@ -944,6 +960,30 @@ mod tests {
         assert!(run() == run());
     }
 
+    /// The losses and K are the same bits whatever the pool and however its work was split:
+    /// `fit_scale` compares losses, so a sum in a varying order (a rayon float `sum`) can
+    /// change K, and with it a whole run. The mixed sum fails with a rayon `sum` (checked).
+    #[test]
+    fn sums_do_not_depend_on_the_pool() {
+        let samples = material_samples(5000, 21);
+        let t = Trainer::new(FloatNet::random(&mut Rng::new(8)), 400.0, 0.75);
+        let figures = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let k = fit_scale(&samples);
+                let losses = [result_loss(&samples, 700.0), teacher_loss(&samples, 700.0, 0.75), t.loss(&samples)];
+                // Terms of very different sizes, whose sum depends on the order of adding.
+                let mixed =
+                    par_sum(&(0..50_000).collect::<Vec<u64>>(), |&i| (i % 7) as f64 * 10f64.powi((i % 23) as i32 - 11));
+                (k.to_bits(), losses.map(f64::to_bits), mixed.to_bits())
+            })
+        };
+        let one = figures(1);
+        for threads in [2, 3, 4, 2, 3, 4] {
+            assert_eq!(figures(threads), one, "{threads} threads");
+        }
+    }
+
     /// Two epochs in one go, or one, a checkpoint, and one more: the same net.
     #[test]
     fn resuming_repeats_an_uninterrupted_run() {
@@ -1214,11 +1254,28 @@ mod tests {
         assert_eq!(r.epochs.len(), 1);
         let ckpt = dir.join("ck").join("epoch-1.ckpt");
         assert_eq!(load_checkpoint(&ckpt).unwrap().arch(), Arch::HALFKP_256);
-        let resumed = TrainConfig { resume: Some(ckpt.clone()), ..cfg("a.bin", 2) };
+        let resumed =
+            TrainConfig { resume: Some(ckpt.clone()), checkpoint_dir: Some(dir.join("ra")), ..cfg("a.bin", 2) };
         run(&resumed, &mut quiet).unwrap();
-        let straight = run(&cfg("b.bin", 2), &mut quiet).unwrap();
+        let straight = TrainConfig { checkpoint_dir: Some(dir.join("rb")), ..cfg("b.bin", 2) };
+        let straight = run(&straight, &mut quiet).unwrap();
         assert!(straight.epochs[1].val_loss < straight.epochs[0].val_loss + 0.05, "{:?}", straight.epochs);
         let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+        // The float states first: where they differ says more than the files' bytes would.
+        let (ta, tb) = (
+            load_checkpoint(&dir.join("ra/epoch-2.ckpt")).unwrap(),
+            load_checkpoint(&dir.join("rb/epoch-2.ckpt")).unwrap(),
+        );
+        assert_eq!((ta.epoch, ta.adam.t, ta.scale.to_bits()), (tb.epoch, tb.adam.t, tb.scale.to_bits()));
+        for (i, (x, y)) in ta.net.tensors().into_iter().zip(tb.net.tensors()).enumerate() {
+            let differ = x.iter().zip(y).filter(|(a, b)| a.to_bits() != b.to_bits()).count();
+            assert!(
+                differ == 0,
+                "resumed and uninterrupted runs differ in {differ} of {} values of tensor {i}",
+                x.len()
+            );
+        }
+        assert!(ta.adam == tb.adam, "the optimisers' moments differ");
         assert!(read("a.last.bin") == read("b.last.bin"), "resumed and uninterrupted runs differ");
         for name in ["a.bin", "b.bin", "b.last.bin"] {
             let f = crate::yo::file::load(dir.join(name)).unwrap();

@@ -5,10 +5,14 @@ across sessions with different --seed), as scripts/sprt.py reports a single run:
     python3 scripts/combine_runs.py --cand-name nn-003 RUN_A RUN_B [...]
 
 Each RUN is a shogiarena run directory (sprt.py's OUT/run, or a results directory holding its
-game.db). Prints per run and in total the result counts, the candidate's W-L-D, score and Elo
-with its 95% interval from the game scores, and the pentanomial counts with the Elo of the
-pair scores (pairs are the two colours of one opening, kept within their run). Games that
-ended without a result (errors) are counted apart and left out of the scores.
+game.db), or the `games.txt` of one (`scripts/arena_games.py`): a part played on a machine
+that is gone survives only as that, in `scripts/results/`. Prints per run and in total the
+result counts, the candidate's W-L-D, score and Elo with its 95% interval from the game scores,
+and the pentanomial counts with the Elo of the pair scores (pairs are the two colours of one
+opening, kept within their run: by the schedule's pair key in a game.db, by the start position
+in a games.txt, whose games of one position pair up in their order). Games that ended without
+a result (errors) are counted apart and left out of the scores. `--self-test` checks the
+games.txt reading and the tally.
 """
 import argparse
 import json
@@ -16,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sprt import elo_interval, read_games  # noqa: E402
+from sprt import black_points, elo_interval, read_games  # noqa: E402
 
 
 def tally(games):
@@ -38,6 +42,62 @@ def tally(games):
     return reasons, scores, pair_scores, penta
 
 
+def read_games_txt(path, cand):
+    """`read_games` rows from a `games.txt` of `scripts/arena_games.py` (per line: id, black,
+    white, result, plies, `position sfen SFEN moves ...`); the pair key is the start position."""
+    games, players = [], set()
+    for line in open(path, encoding="utf-8"):
+        t = line.split()
+        if len(t) < 8 or t[5] != "position" or t[6] != "sfen":
+            continue
+        black, white, result = t[1], t[2], t[3]
+        players.update((black, white))
+        sfen = " ".join(t[7:]).split(" moves")[0]
+        black_score = black_points(result)
+        score = None
+        if black_score is not None:
+            score = black_score if black == cand else 1.0 - black_score
+        games.append((sfen, score, result))
+    if games and cand not in players:
+        raise SystemExit(f"{path}: no player named {cand!r} (players: {', '.join(sorted(players))})")
+    return games
+
+
+def self_test():
+    import tempfile
+    a = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    b = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+    lines = [f"g0001-x k o BLACK_WIN 90 position sfen {a} moves 7g7f",
+             f"g0003-x k o DRAW_BY_REPETITION 80 position sfen {b} moves 3c3d",
+             f"g0002-x o k BLACK_WIN 95 position sfen {a} moves 7g7f",
+             f"g0004-x o k WHITE_WIN 70 position sfen {b} moves 3c3d",
+             f"g0005-x k o ERROR 3 position sfen {a} moves 7g7f",
+             "not a game line"]
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("\n".join(lines) + "\n")
+    games = read_games_txt(f.name, "k")
+    Path(f.name).unlink()
+    assert [g[1] for g in games] == [1.0, 0.5, 0.0, 1.0, None], games
+    reasons, scores, pair_scores, penta = tally(games)
+    # a: won with Black, lost with White (1 point, WL); b: drew, won (1.5, WD); the error
+    # is a result count, not a score, and leaves a's pair as it was.
+    assert penta == [0, 0, 1, 1, 0] and sorted(pair_scores) == [0.5, 0.75], (penta, pair_scores)
+    assert reasons["ERROR"] == 1 and len(scores) == 4, reasons
+    line = describe("T", games)[1]
+    assert "W-L-D 2-1-1" in line and "62.5%" in line, line
+    # A candidate the games do not name is refused, not scored as White.
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(lines[0] + "\n")
+    try:
+        read_games_txt(f.name, "nobody")
+        raise AssertionError("an unknown candidate was accepted")
+    except SystemExit:
+        pass
+    finally:
+        Path(f.name).unlink()
+    print("combine_runs self-test: 5 checks passed")
+
+
 def describe(name, games):
     reasons, scores, pair_scores, penta = tally(games)
     w = sum(1 for s in scores if s == 1.0)
@@ -57,17 +117,26 @@ def describe(name, games):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cand-name", required=True, help="the candidate's player name in the runs")
-    ap.add_argument("runs", nargs="+", help="shogiarena run directories (each with game.db)")
+    ap.add_argument("--cand-name", help="the candidate's player name in the runs (required)")
+    ap.add_argument("runs", nargs="*", help="shogiarena run directories (each with game.db) or games.txt files")
+    ap.add_argument("--self-test", action="store_true", help="check the games.txt reading and the tally, and exit")
     args = ap.parse_args()
+    if args.self_test:
+        self_test()
+        return
+    if not args.runs or not args.cand_name:
+        ap.error("need --cand-name and at least one RUN")
     everything = []
     for i, run in enumerate(args.runs):
         run = Path(run)
-        if not (run / "game.db").exists():
+        if run.is_file():
+            rows = read_games_txt(run, args.cand_name)
+        elif (run / "game.db").exists():
+            rows = read_games(run, args.cand_name)
+        else:
             raise SystemExit(f"{run}: no game.db")
         # Pair keys are per run: a key names an opening slot of its own schedule.
-        games = [((i, key) if key is not None else None, score, result)
-                 for key, score, result in read_games(run, args.cand_name)]
+        games = [((i, key) if key is not None else None, score, result) for key, score, result in rows]
         print("\n".join(describe(str(run), games)))
         everything += games
     print("\n".join(describe("TOTAL", everything)))

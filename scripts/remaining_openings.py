@@ -7,7 +7,9 @@ openings file for the run that finishes it:
 
 REFERENCE is the `games.txt` (`scripts/arena_games.py`) of a finished run with the same
 `--seed` and `--games`, so the same schedule (shogiarena draws it from the seed alone, game
-for game); PLAYED are those of the stopped parts. Prints the start position of each pair of the
+for game), or the `schedule.json` shogiarena writes in a run directory as a run starts: a run
+of the same configuration started and stopped at once gives the whole schedule without a
+game played; PLAYED are those of the stopped parts. Prints the start position of each pair of the
 reference that the parts have not played, in the reference's order, as a bare SFEN (a line
 `sprt.py --openings` reads as is); N is the number of lines. With `--games 2N` the new run
 plays every line with both colours (selection without replacement uses them all, whatever its
@@ -39,6 +41,20 @@ def start_positions(lines):
         sfen = " ".join(t[7:]).split(" moves ")[0]
         out.append(sfen)
     return out
+
+
+def schedule_positions(text):
+    """The start position of each game of a shogiarena `schedule.json`, in its order."""
+    import json
+    return [g["sfen"] for g in json.loads(text)["games"]]
+
+
+def read_reference(path):
+    """`start_positions` of a games.txt, or `schedule_positions` of a schedule.json."""
+    text = open(path, encoding="utf-8").read()
+    if path.endswith(".json"):
+        return schedule_positions(text)
+    return start_positions(text.splitlines())
 
 
 def remaining(reference, played):
@@ -83,13 +99,18 @@ def self_test():
     assert remaining(ref, played[:2]) == ([b, c, b], []), remaining(ref, played[:2])
     played = start_positions([game(3, "k", "y", b), game(4, "y", "k", b)])
     assert remaining(ref, played) == ([a, c, b], []), remaining(ref, played)
-    print("remaining_openings self-test: 7 checks passed")
+    # A schedule.json gives the same reference as the games.txt of its run.
+    import json
+    sched = {"kind": "x", "games": [{"game_id": f"g{i + 1:04d}-x", "black": "k", "white": "y", "sfen": s}
+                                    for i, s in enumerate([a, a, b, b, c, c])]}
+    assert schedule_positions(json.dumps(sched)) == [a, a, b, b, c, c]
+    print("remaining_openings self-test: 8 checks passed")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("reference", nargs="?",
-                    help="games.txt of a finished run with the same schedule")
+                    help="games.txt of a finished run with the same schedule, or its schedule.json")
     ap.add_argument("played", nargs="*", help="games.txt of the parts already played")
     ap.add_argument("--self-test", action="store_true", help="check the selection and exit")
     args = ap.parse_args()
@@ -98,7 +119,7 @@ def main():
         return
     if not args.reference or not args.played:
         ap.error("need REFERENCE and at least one PLAYED games.txt")
-    reference = start_positions(open(args.reference, encoding="utf-8"))
+    reference = read_reference(args.reference)
     played = []
     for path in args.played:
         played += start_positions(open(path, encoding="utf-8"))

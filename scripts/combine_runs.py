@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sprt import black_points, elo_interval, read_games  # noqa: E402
+from sprt import cand_points, elo_interval, game_line, read_games  # noqa: E402
 
 
 def tally(games):
@@ -43,21 +43,12 @@ def tally(games):
 
 
 def read_games_txt(path, cand):
-    """`read_games` rows from a `games.txt` of `scripts/arena_games.py` (per line: id, black,
-    white, result, plies, `position sfen SFEN moves ...`); the pair key is the start position."""
+    """`read_games` rows from a `games.txt` (`sprt.game_line`); the pair key is the start
+    position."""
     games, players = [], set()
-    for line in open(path, encoding="utf-8"):
-        t = line.split()
-        if len(t) < 8 or t[5] != "position" or t[6] != "sfen":
-            continue
-        black, white, result = t[1], t[2], t[3]
+    for name, black, white, result, sfen in filter(None, map(game_line, open(path, encoding="utf-8"))):
         players.update((black, white))
-        sfen = " ".join(t[7:]).split(" moves")[0]
-        black_score = black_points(result)
-        score = None
-        if black_score is not None:
-            score = black_score if black == cand else 1.0 - black_score
-        games.append((sfen, score, result))
+        games.append((sfen, cand_points(result, black, cand), result))
     if games and cand not in players:
         raise SystemExit(f"{path}: no player named {cand!r} (players: {', '.join(sorted(players))})")
     return games

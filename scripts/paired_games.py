@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sprt import black_points  # noqa: E402
+from sprt import cand_points, game_line  # noqa: E402
 
 
 def load(path, name, by_position=False):
@@ -35,21 +35,14 @@ def load(path, name, by_position=False):
     key is `(start position, name's colour, occurrence)` instead, the occurrence counting the
     games from that position with that colour in the file's order."""
     games, seen = {}, {}
-    for line in open(path):
-        t = line.split()
-        if len(t) < 7 or t[5] != "position":
-            continue
-        number, black, white, result = t[0].split("-")[0], t[1], t[2], t[3]
+    for game, black, white, result, start in filter(None, map(game_line, open(path))):
+        number = game.split("-")[0]
         if name not in (black, white):
-            raise SystemExit(f"{path}: {t[0]} has no player {name!r} ({black} vs {white})")
+            raise SystemExit(f"{path}: {game} has no player {name!r} ({black} vs {white})")
         colour = "b" if black == name else "w"
-        points = black_points(result)
+        points = cand_points(result, black, name)
         if points is None:
             continue  # unfinished or unknown: not a result
-        if colour == "w":
-            points = 1.0 - points
-        line_text = " ".join(t[5:])
-        start = line_text.split(" moves ")[0]
         if by_position:
             seen[(start, colour)] = seen.get((start, colour), 0) + 1
             number = (start, colour, seen[(start, colour)])

@@ -28,19 +28,16 @@ selection.
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sprt import game_line  # noqa: E402
 
 
 def start_positions(lines):
     """The start position of each game line of a `games.txt`, in order: the SFEN after
-    `position sfen` (the `moves` after it are the game's)."""
-    out = []
-    for line in lines:
-        t = line.split()
-        if len(t) < 8 or t[5] != "position" or t[6] != "sfen":
-            continue
-        sfen = " ".join(t[7:]).split(" moves ")[0]
-        out.append(sfen)
-    return out
+    `position sfen` (the `moves` after it are the game's; `sprt.game_line`)."""
+    return [g[4] for g in map(game_line, lines) if g]
 
 
 def schedule_positions(text):

@@ -374,6 +374,26 @@ def black_points(result):
     return None
 
 
+def cand_points(result, black, cand):
+    """`cand`'s points for a game result (`black_points`), `cand` playing Black when it is
+    `black`, else White; None when the game has no result."""
+    points = black_points(result)
+    if points is None:
+        return None
+    return points if black == cand else 1.0 - points
+
+
+def game_line(line):
+    """The fields of one line of a `games.txt` (`scripts/arena_games.py`: name, Black, White,
+    result, plies, `position sfen SFEN moves ...`) as (name, black, white, result, start SFEN),
+    or None for a line that is not a game."""
+    t = line.split()
+    if len(t) < 8 or t[5] != "position" or t[6] != "sfen":
+        return None
+    sfen = t[7:t.index("moves")] if "moves" in t else t[7:]  # "moves" is never in an SFEN
+    return t[0], t[1], t[2], t[3], " ".join(sfen)
+
+
 def read_games(run_dir, cand):
     """Per game: (pair_key, candidate score or None, game_result). A `cand` that plays none of
     the games is an error: scored as "not black", it would report white's record."""
@@ -395,11 +415,7 @@ def read_games(run_dir, cand):
             pair_key = sched.get("pair_key")
         except (ValueError, TypeError, AttributeError):
             pass
-        black_score = black_points(result)
-        score = None
-        if black_score is not None:
-            score = black_score if black == cand else 1.0 - black_score
-        games.append((pair_key, score, result))
+        games.append((pair_key, cand_points(result, black, cand), result))
     return games
 
 

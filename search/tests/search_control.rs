@@ -78,6 +78,30 @@ fn searchmoves_restricts_the_best_move() {
     }
 }
 
+/// A stop (here a node limit, checked every 1,024 nodes) ends the first iteration too, once its
+/// first root move has a score: the search then plays and reports that iteration's best so far,
+/// an exact depth-1 line. (The whole first iteration used to complete whatever it cost: in a
+/// lopsided position full of captures it took 200,000 nodes, and games were lost on time.)
+#[test]
+fn a_stop_ends_the_first_iteration_after_its_first_root_move() {
+    let _serial = serial();
+    // From a byoyomi-100 game of 2026-12-07: 135 legal moves, many of them captures.
+    let pos = sfen("+N7R/3B3+Lp/nL3bpR1/5plp1/1p3G1k1/2sPPP3/PP3SP2/2K1Gs3/LNSG1+n3 b G7P 159");
+    let mut s = searcher(&options());
+    s.clear();
+    let whole = s.bench_search(&pos, 1);
+    assert!(whole > 1200, "the position no longer tests this: depth 1 takes {whole} nodes");
+    s.clear();
+    let out = run(&mut s, &pos, Limits { nodes: Some(1), ..Default::default() });
+    let info = out.last_info();
+    println!("depth 1 whole: {whole} nodes; stopped: {} nodes, {} {:?}", info.nodes, info.pv[0], info.score);
+    assert!(info.nodes < whole, "the first iteration ran to its end: {} nodes", info.nodes);
+    assert_eq!(info.depth, 1);
+    assert_eq!(info.bound, search::Bound::Exact);
+    assert!(line_is_legal(&pos, &info.pv), "pv {:?}", info.pv);
+    assert_eq!(out.best_move(), info.pv[0]);
+}
+
 #[test]
 fn infinite_waits_for_stop_and_reports_once() {
     let _serial = serial();

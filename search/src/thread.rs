@@ -108,7 +108,7 @@ pub fn search_root(
         report_lines(&shared, &w.completed, nodes);
     }
     let Some(line) = w.completed.first() else {
-        // Not reached: the first iteration always completes. The old answer, just in case.
+        // Not reached: the first root move is always scored (`Worker::stopped`). The old answer, just in case.
         let rm = &w.root_moves[0];
         return SearchResult { best: BestMove::Move(rm.mv), ponder: None };
     };

@@ -222,7 +222,7 @@ fn stop_at_once_still_ends_on_a_completed_line() {
         let (result, _) = done.recv_timeout(Duration::from_secs(30)).expect("a result after stop");
         s.wait();
         let out = Outcome { infos: infos.try_iter().collect(), result, elapsed: Duration::ZERO };
-        // The first iteration always completes: there is a line to report and play.
+        // The first root move is always scored: there is a line to report and play.
         check_last_report(&pos, &out, &format!("{limits:?}"));
         assert!(out.last_info().depth >= 1);
     }

@@ -736,9 +736,10 @@ impl Worker {
             if root {
                 let sel = self.sel_depth;
                 let child_pv: Vec<Move> = self.pv[ply + 1].clone();
-                self.root_scored |= move_count == 1 || v > alpha;
+                let scored = move_count == 1 || v > alpha;
+                self.root_scored |= scored;
                 let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) else { continue };
-                if move_count == 1 || v > alpha {
+                if scored {
                     rm.score = v;
                     rm.depth = depth; // The root's depth is the iteration's (no reduction there).
                     rm.bound = if v >= beta {

@@ -4,7 +4,8 @@
 //! openings a match split across machines has left to play; and the replay of the clocks a
 //! match's engines spent (`clock_use.py`); and what a GUI records for each move of a game
 //! (`gui_last_lines.py`); and each side's speed, depth and "seen first" from a match's records
-//! (`game_stats.py`); and the total of a match played in parts (`combine_runs.py`, which also
+//! (`game_stats.py`); and where the winner's search saw more in a loser's games
+//! (`lost_games.py`); and the total of a match played in parts (`combine_runs.py`, which also
 //! reads a part's `games.txt`); and the configuration a match runs under (`sprt.py`:
 //! per-engine node limits, `--tune` for `Tune_*` options). A broken one would silently change
 //! what a published result measured or says. Their `--self-test`s (standard library only, but
@@ -64,6 +65,11 @@ fn the_gui_last_line_classification_passes_its_self_test() {
 #[test]
 fn the_match_record_statistics_pass_their_self_test() {
     self_test("game_stats.py");
+}
+
+#[test]
+fn the_lost_game_reading_passes_its_self_test() {
+    self_test("lost_games.py");
 }
 
 #[test]

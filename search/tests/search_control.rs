@@ -102,6 +102,27 @@ fn a_stop_ends_the_first_iteration_after_its_first_root_move() {
     assert_eq!(out.best_move(), info.pv[0]);
 }
 
+/// A stop inside the first root move's search, which the rule above still waits for, makes the
+/// quiescence below it hurry (return evaluations): the root move is scored at once and the
+/// search ends. Its width has no bound in check, and with pieces in hand a chain of checks and
+/// evasions under the first root move ran on long after the stop: 5,109 nodes here with the
+/// classical evaluation (a position from a byoyomi-100 game of 2026-12-07), 445,104 nodes and
+/// 1.3 s in another with hkp-0, where byoyomi 100 was due.
+#[test]
+fn a_stop_inside_the_first_root_move_hurries_the_quiescence() {
+    let _serial = serial();
+    let pos = sfen("Gn5nl/6+Rp1/pp1pkg3/2ps1pP1p/3b5/2P5P/PP1P1P3/2KG5/LNS2G1+rL b SL3Pbsnp 63");
+    let mut s = searcher(&options());
+    s.clear();
+    let out = run(&mut s, &pos, Limits { nodes: Some(1), ..Default::default() });
+    let info = out.last_info();
+    println!("stopped: {} nodes, {} {:?}", info.nodes, info.pv[0], info.score);
+    assert!(info.nodes < 1500, "the first root move ran on after the stop: {} nodes", info.nodes);
+    assert_eq!(info.depth, 1);
+    assert!(line_is_legal(&pos, &info.pv), "pv {:?}", info.pv);
+    assert_eq!(out.best_move(), info.pv[0]);
+}
+
 #[test]
 fn infinite_waits_for_stop_and_reports_once() {
     let _serial = serial();

@@ -215,7 +215,8 @@ impl Worker {
     /// the quiescence then hurries, returning evaluations instead of searching, so that the root
     /// move gets a (rough) score at once. Its width has no bound in check, and with pieces in
     /// hand a chain of checks and evasions below the first root move took 445,104 nodes, 1.3 s,
-    /// from a fresh start (2.0 s with a game's tables) where byoyomi 100 was due.
+    /// in one position from a fresh start, and up to 2.0 s in games (with their tables), where
+    /// byoyomi 100 was due.
     #[inline(always)]
     fn hurried(&self, shared: &Shared) -> bool {
         self.completed_depth == 0 && !self.root_scored && shared.stopped()

@@ -32,10 +32,11 @@ Why: issue 65 asks where the opponent's search sees more in the lost games (tact
 attacks, horizon, mate threats); the records answer much of it without a referee engine.
 """
 import argparse
-import sqlite3
 import statistics
 import sys
 from pathlib import Path
+
+from game_stats import open_db
 
 MATE = 20000
 KINDS = ["drop", "capture", "promotion", "quiet"]
@@ -87,11 +88,6 @@ def move_kind(board, move):
     check = board.is_check()
     board.pop()
     return kind, check, near
-
-
-def open_db(path):
-    p = Path(path)
-    return sqlite3.connect(p / "game.db" if p.is_dir() else p)
 
 
 def replay(db, gid, sfen):

@@ -1009,7 +1009,9 @@ impl Worker {
         if let Some(v) = self.rule_value(pos, shared, ply) {
             return v;
         }
-        if self.hurried(shared) {
+        // Below the root move's own reply, which still searches (and stores) its moves, so
+        // that the line played has that reply for the ponder move.
+        if ply >= 2 && self.hurried(shared) {
             return self.static_eval(pos, ply);
         }
         let key = pos.key();
@@ -1092,8 +1094,8 @@ impl Worker {
         if in_check && move_count == 0 {
             return mated_in(ply);
         }
-        // A hurried subtree's value is a guess: the table does not keep it.
-        if !self.hurried(shared) {
+        // A hurried subtree's value is a guess: the table does not keep it (but the reply's).
+        if ply < 2 || !self.hurried(shared) {
             let bound = if best_value >= beta { Bound::Lower } else { Bound::Upper };
             let stored_eval = if in_check { VALUE_NONE } else { raw_stand_pat };
             shared.tt.store(key, tt_entry(best_move, best_value, ply, stored_eval, 0, bound));

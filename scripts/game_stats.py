@@ -68,6 +68,16 @@ def seen_first(db, names, threshold):
     return out
 
 
+def report_checks(checks):
+    """A self-test's verdict on [(got, want)]: each mismatch printed, exit 1 if any."""
+    failed = [(got, want) for got, want in checks if got != want]
+    for got, want in failed:
+        print(f"FAILED: got {got}, want {want}")
+    if failed:
+        sys.exit(1)
+    print(f"{len(checks)} checks passed")
+
+
 def self_test():
     """Two hand-made games in shogiarena's tables: the figures and the seen-first counts."""
     db = sqlite3.connect(":memory:")
@@ -96,12 +106,7 @@ def self_test():
         (stats["b"][:3], [3, 8000, 3000]),
         (sorted(seen_first(db, names, 300)), [("a", "b", 6, 5), ("b", "a", 5, None)]),
     ]
-    failed = [(got, want) for got, want in checks if got != want]
-    for got, want in failed:
-        print(f"FAILED: got {got}, want {want}")
-    if failed:
-        sys.exit(1)
-    print(f"{len(checks)} checks passed")
+    report_checks(checks)
 
 
 def main():

@@ -258,7 +258,8 @@ def replay(game):
         sfen = sfen[5:]
     board = cshogi.Board(cshogi.STARTING_SFEN if sfen == "startpos" else sfen)
     out = {"start_sfen": board.sfen(), "start_turn": board.turn, "moves": [], "csa_moves": [], "times": [],
-           "own": [], "evals": [], "illegal": None, "seen": Counter([position_key(board)])}
+           "own": [], "evals": [], "illegal": None, "seen": Counter([position_key(board)]),
+           "keys": [position_key(board)], "checks": []}
     for row in game["rows"]:
         m = row["next_move"]
         if m == MOVE_END:
@@ -280,6 +281,8 @@ def replay(game):
         out["own"].append(row["next_move_time_ms"])
         out["evals"].append(row["eval"])
         out["seen"][position_key(board)] += 1
+        out["keys"].append(position_key(board))
+        out["checks"].append(board.is_check())
     out["board"] = board
     return out
 
@@ -398,16 +401,21 @@ def note(game, side, detail):
 
 
 def perpetual_checker(rep, cfg):
-    """The side that gave perpetual check, if the final position is a fourfold repetition that
-    cshogi calls one (REPETITION_WIN/LOSE are from the side to move's view), else None."""
-    board = rep["board"]
-    if rep["seen"][position_key(board)] < max(cfg["repetition"], 4):
+    """The side that gave perpetual check, if the final position is a fourfold repetition and
+    every move of that side since the position's first occurrence gave check, else None.
+    That is the rule of Kaname (`Position::repetition`) and of shogiarena (rsshogi's
+    `repetition_state`); cshogi's `is_draw()` looks at the last cycle only, so a game whose first
+    cycle had a quiet move would be called a perpetual check there and drawn by the runner."""
+    key = position_key(rep["board"])
+    if rep["seen"][key] < max(cfg["repetition"], 4):
         return None
-    kind = board.is_draw()
-    if kind == cshogi.REPETITION_WIN:
-        return side_name(1 - board.turn)
-    if kind == cshogi.REPETITION_LOSE:
-        return side_name(board.turn)
+    first = rep["keys"].index(key)  # moves first.. were played since the first occurrence
+    n = len(rep["checks"])
+    last_mover = rep["start_turn"] ^ ((n - 1) & 1)
+    for mover in (last_mover, 1 - last_mover):  # as Kaname: the side that just moved first
+        own = [rep["checks"][i] for i in range(first, n) if rep["start_turn"] ^ (i & 1) == mover]
+        if own and all(own):
+            return side_name(mover)
     return None
 
 
@@ -813,6 +821,9 @@ SELF_TEST_GAMES = [
     ("checkmate", "BLACK_WIN", "8k/9/8P/9/9/9/9/9/K8 b G 1", "G*1b", None, "checkmate", []),
     ("perpetual", "WHITE_WIN", PERPETUAL, " ".join(["2c1c 1a2a 1c2c 2a1a"] * 3), None, "perpetual_check", []),
     ("sennichite", "DRAW_BY_REPETITION", "", " ".join(["5i5h 5a5b 5h5i 5b5a"] * 3), None, "repetition", []),
+    # checks in the last two cycles only: a draw (cshogi's is_draw() calls it a perpetual check)
+    ("late-checks", "DRAW_BY_REPETITION", PERPETUAL, " ".join(["2c2d 1a1b 2d2c 1b1a"] + ["2c1c 1a2a 1c2c 2a1a"] * 2),
+     None, "repetition", []),
     ("adjudicated", "BLACK_WIN", "", "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 3i4h 8b4b",
      [(100, 3500 if i % 2 == 0 else -3500) for i in range(8)], "resign_adjudication", []),
     ("timeout", "BLACK_WIN_BY_TIMEOUT", "", "7g7f 3c3d", [(900, 50), (1500, -40)], "timeout", []),

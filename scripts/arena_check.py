@@ -251,6 +251,11 @@ def position_key(board):
     return board.sfen().rsplit(" ", 1)[0]  # board, side to move, hands; not the move number
 
 
+def mover_of(rep, i):
+    """The colour that played the replay's move `i` (0-based)."""
+    return rep["start_turn"] ^ (i & 1)
+
+
 def replay(game):
     """Replays the stored moves with cshogi; stops at the first illegal one."""
     sfen = game["initial_position_sfen"]
@@ -258,8 +263,7 @@ def replay(game):
         sfen = sfen[5:]
     board = cshogi.Board(cshogi.STARTING_SFEN if sfen == "startpos" else sfen)
     out = {"start_sfen": board.sfen(), "start_turn": board.turn, "moves": [], "csa_moves": [], "times": [],
-           "own": [], "evals": [], "illegal": None, "seen": Counter([position_key(board)]),
-           "keys": [position_key(board)], "checks": []}
+           "own": [], "evals": [], "illegal": None, "keys": [position_key(board)], "checks": []}
     for row in game["rows"]:
         m = row["next_move"]
         if m == MOVE_END:
@@ -280,7 +284,6 @@ def replay(game):
         out["times"].append(row["wall_time_ms"] if row["wall_time_ms"] is not None else row["next_move_time_ms"])
         out["own"].append(row["next_move_time_ms"])
         out["evals"].append(row["eval"])
-        out["seen"][position_key(board)] += 1
         out["keys"].append(position_key(board))
         out["checks"].append(board.is_check())
     out["board"] = board
@@ -407,13 +410,13 @@ def perpetual_checker(rep, cfg):
     `repetition_state`); cshogi's `is_draw()` looks at the last cycle only, so a game whose first
     cycle had a quiet move would be called a perpetual check there and drawn by the runner."""
     key = position_key(rep["board"])
-    if rep["seen"][key] < max(cfg["repetition"], 4):
+    if rep["keys"].count(key) < max(cfg["repetition"], 4):
         return None
     first = rep["keys"].index(key)  # moves first.. were played since the first occurrence
     n = len(rep["checks"])
-    last_mover = rep["start_turn"] ^ ((n - 1) & 1)
+    last_mover = mover_of(rep, n - 1)
     for mover in (last_mover, 1 - last_mover):  # as Kaname: the side that just moved first
-        own = [rep["checks"][i] for i in range(first, n) if rep["start_turn"] ^ (i & 1) == mover]
+        own = [rep["checks"][i] for i in range(first, n) if mover_of(rep, i) == mover]
         if own and all(own):
             return side_name(mover)
     return None
@@ -523,7 +526,7 @@ def classify_draw(game, rep, cfg):
         if limit and plies >= limit:
             return set_end(game, "max_plies", f"ply {plies} reached (limit {limit})")
         return fault(game, "unexplained", None, f"ply limit draw at ply {plies} (limit {limit})")
-    count = rep["seen"][position_key(board)]
+    count = rep["keys"].count(position_key(board))
     if count < cfg["repetition"]:
         return fault(game, "unexplained", None, f"repetition draw, but the final position occurred only {count} "
                      f"times (the run draws at {cfg['repetition']})")
@@ -542,7 +545,7 @@ def classify_error(game, rep, failures):
     if game["game_result"] == "ERROR" and origin in INVALID_TIMEOUT_ORIGINS:
         who = ""
         if rep["moves"] and rep["times"][-1] is not None:
-            last = side_name(rep["start_turn"] ^ ((len(rep["moves"]) - 1) & 1))
+            last = side_name(mover_of(rep, len(rep["moves"]) - 1))
             who = f"; last move {rep['moves'][-1]} by {game[last]} ({last}) took {rep['times'][-1]} ms"
         set_end(game, "error", f"timeout invalidated by shogiarena (origin {origin}: its event loop stalled), "
                 f"not scored{who}")
@@ -617,7 +620,7 @@ def engine_stats(games, cfg):
         for i, ms in enumerate(rep["times"]):
             if ms is None:
                 continue
-            side = side_name(rep["start_turn"] ^ (i & 1))
+            side = side_name(mover_of(rep, i))
             s = stats[g[side]]
             s["moves"] += 1
             s["think_ms"] += ms

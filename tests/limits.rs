@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use engine::{generate_legal, MoveList, Position, Repetition};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The peak resident set of the engine process so far, in MiB (`None` off Linux).
 fn peak_rss_mib(e: &Engine) -> Option<u64> {
@@ -52,7 +52,15 @@ fn threads_256_search_stop_and_bounded_memory() {
     e.send("setoption name Threads value 256");
     e.sync();
     e.send("position startpos moves 7g7f 3c3d");
+    // On time, though each thread gets 1/128 of a core: with the helpers started as they were
+    // spawned and the clock watched only by the main thread, this answered after up to 9.5 s
+    // (and once not within 20 s, in CI); with them started together and the clock's watchdog,
+    // in 1.0-1.6 s (2026-12-07).
+    let asked = Instant::now();
     e.go("go movetime 1000");
+    let took = asked.elapsed();
+    eprintln!("Threads 256, go movetime 1000: bestmove after {took:?}");
+    assert!(took < Duration::from_secs(5), "Threads 256: go movetime 1000 answered after {took:?}");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(500));
     e.send("stop");

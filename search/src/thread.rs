@@ -13,6 +13,7 @@ use crate::types::*;
 use engine::{generate_legal, EnteringKingRule, Move, MoveList, Position, Repetition};
 use parking_lot::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::sync::Barrier;
 use std::time::Instant;
 
 /// The result a `go` gets without searching: the root checks every search makes first. With
@@ -177,11 +178,20 @@ pub fn run(workers: &mut [Worker], pos: &Position, root_moves: &[Move], shared: 
         w.reset(pos, root_moves);
     }
     let (main, helpers) = workers.split_first_mut().expect("at least one worker");
+    // The helpers start together, once all are spawned: a helper that searched at once would
+    // take a core from the thread still spawning the others, and with many more threads than
+    // cores (`Threads 256` on 2) spawning them took up to 9 s (2026-12-07); behind the gate it
+    // takes milliseconds.
+    let gate = Barrier::new(helpers.len() + 1);
     std::thread::scope(|s| {
+        let watchdog =
+            std::thread::Builder::new().spawn_scoped(s, || shared.watch_clock()).expect("spawn the clock's watchdog");
         for w in helpers.iter_mut() {
+            let gate = &gate;
             std::thread::Builder::new()
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(s, move || {
+                    gate.wait();
                     // Cloned by the helper itself, so its position and state stack live in its
                     // own memory, not next to the main thread's.
                     let mut p = pos.clone();
@@ -189,9 +199,11 @@ pub fn run(workers: &mut [Worker], pos: &Position, root_moves: &[Move], shared: 
                 })
                 .expect("spawn search thread");
         }
+        gate.wait();
         let mut p = pos.clone();
         main.iterate(&mut p, shared);
         shared.stop();
+        watchdog.thread().unpark();
     });
     pick_best(workers, shared)
 }

@@ -72,6 +72,79 @@ fn threads_256_search_stop_and_bounded_memory() {
     assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
 }
 
+/// `Threads 256` where the machine cannot start them all (`ulimit -v`: the workers' tables fit,
+/// not every helper's 64 MiB stack): the search goes on with the threads that started, on
+/// time, `stop` still ends it, and stderr says how many ran. A helper that could not start used
+/// to panic the search, the started ones searching on with no one to stop them: no `bestmove`.
+#[test]
+fn threads_the_machine_cannot_start_are_left_out() {
+    if linux_only("threads_the_machine_cannot_start_are_left_out", "Wine does not apply ulimit -v to thread stacks") {
+        return;
+    }
+    let mut e = Engine::spawn_with_address_space(THREADS_256_ADDRESS_SPACE_MIB);
+    e.send("usi");
+    e.expect("usiok", LIVE);
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name Threads value 256");
+    e.sync();
+    e.send("position startpos moves 7g7f 3c3d");
+    let asked = Instant::now();
+    e.go("go movetime 500");
+    let took = asked.elapsed();
+    assert!(took < Duration::from_secs(5), "go movetime 500 answered after {took:?}\n{}", e.transcript());
+    let note = e.stderr_text();
+    let started = note
+        .split("searching with ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no note of the threads left out: {note}"));
+    eprintln!("Threads 256 under ulimit -v {THREADS_256_ADDRESS_SPACE_MIB} MiB: {started} threads started, bestmove after {took:?}");
+    assert!((2..256).contains(&started), "{note}");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    e.expect_bestmove(Duration::from_secs(5));
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}
+
+/// `Threads 256` where the machine has memory for only some of the threads' tables (14 MB
+/// each; `ulimit -v 2 GiB`): `isready` says how many search, and they do. Allocating them used
+/// to abort the process.
+#[test]
+fn threads_the_machine_has_no_memory_for_are_left_out() {
+    if linux_only("threads_the_machine_has_no_memory_for_are_left_out", "Wine does not apply ulimit -v") {
+        return;
+    }
+    let mut e = Engine::spawn_with_address_space(2048);
+    e.send("usi");
+    e.expect("usiok", LIVE);
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name Threads value 256");
+    e.send("isready");
+    let (_, lines) = e.expect("readyok", LIVE);
+    let note = lines
+        .iter()
+        .find(|l| l.starts_with("info string Threads 256 is more than this machine has memory for"))
+        .unwrap_or_else(|| panic!("{lines:?}\n{}", e.transcript()));
+    let threads: usize =
+        note.split("searching with ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    eprintln!("Threads 256 under ulimit -v 2048 MiB: {note}");
+    assert!((1..256).contains(&threads), "{note}");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.go("go movetime 500");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    e.expect_bestmove(Duration::from_secs(5));
+    let lines = e.finish();
+    assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}
+
+/// An address space that holds 256 workers' tables (about 3.6 GiB) and some of their stacks.
+const THREADS_256_ADDRESS_SPACE_MIB: u64 = 6 * 1024;
+
 #[test]
 fn multipv_600_on_a_position_with_three_legal_moves() {
     let mut e = Engine::ready();

@@ -525,6 +525,9 @@ impl Session {
                 self.out.info_string(&note);
             }
         }
+        if let Some(note) = threads_note(mapped.threads_asked, mapped.threads) {
+            self.out.info_string(&note);
+        }
         if self.clear_pending {
             self.searcher.clear();
             self.clear_pending = false;
@@ -895,6 +898,13 @@ fn table_size_note(name: &str, asked: usize, got: usize, cap: Option<usize>) -> 
     })
 }
 
+/// The `info string` for `Threads` larger than the machine could give memory (`asked` threads,
+/// `got` with their tables), if it was.
+fn threads_note(asked: usize, got: usize) -> Option<String> {
+    (got < asked)
+        .then(|| format!("Threads {asked} is more than this machine has memory for: searching with {got} threads"))
+}
+
 #[cfg(test)]
 mod table_note_tests {
     use super::table_size_note;
@@ -906,5 +916,14 @@ mod table_note_tests {
         assert!(capped.starts_with("USI_Hash 65536 MiB is more than this machine can spare: using 11000 MiB"));
         let unmapped = table_size_note("MateHash", 65536, 4096, Some(8000)).unwrap();
         assert_eq!(unmapped, "MateHash 65536 MiB is more memory than this machine can map; using 4096 MiB");
+    }
+
+    #[test]
+    fn threads_without_memory_are_explained() {
+        assert_eq!(super::threads_note(8, 8), None);
+        assert_eq!(
+            super::threads_note(256, 97).unwrap(),
+            "Threads 256 is more than this machine has memory for: searching with 97 threads"
+        );
     }
 }

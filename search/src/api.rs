@@ -30,6 +30,11 @@ pub struct Prepared {
     pub hash_mb: usize,
     /// The cap that made the table smaller than asked (`capped_mb`), in MiB, if one did.
     pub hash_cap_mb: Option<usize>,
+    /// `Options::threads` (at least 1).
+    pub threads_asked: usize,
+    /// The search threads that have their tables: fewer than asked when the machine refused
+    /// the memory of the others.
+    pub threads: usize,
 }
 
 /// The search engine: owns the transposition table and the worker threads.
@@ -108,6 +113,8 @@ impl Searcher {
             hash_mb_asked: self.options.hash_mb.max(1),
             hash_mb: self.tt.size_mb(),
             hash_cap_mb: self.tt_cap_mb,
+            threads_asked: self.options.threads.max(1),
+            threads: self.options.threads.max(1),
         };
         if self.is_searching() {
             return prepared;
@@ -121,10 +128,6 @@ impl Searcher {
         let mut workers = self.workers.lock();
         let n = self.options.threads.max(1);
         workers.truncate(n);
-        while workers.len() < n {
-            let id = workers.len();
-            workers.push(Worker::new(id));
-        }
         let net = match self.eval_in_use() {
             eval::EvalKind::Net => self.net.clone(),
             eval::EvalKind::Classical => None,
@@ -132,7 +135,15 @@ impl Searcher {
         for w in workers.iter_mut() {
             w.use_net(net.clone(), self.options.fv_scale);
         }
-        Prepared { hash_mb: self.tt.size_mb(), hash_cap_mb: self.tt_cap_mb, ..prepared }
+        // As many as the machine gives memory for: a `Threads` it cannot hold is not fatal.
+        // Each gets its evaluator before the next is made (`Worker::try_new` leaves room for it).
+        while workers.len() < n {
+            let Some(mut w) = Worker::try_new(workers.len()) else { break };
+            w.use_net(net.clone(), self.options.fv_scale);
+            workers.push(w);
+        }
+        let threads = workers.len();
+        Prepared { hash_mb: self.tt.size_mb(), hash_cap_mb: self.tt_cap_mb, threads, ..prepared }
     }
 
     /// A fresh table of `hash_mb` MiB (at most what the machine can spare, `capped_mb`, or the

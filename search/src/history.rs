@@ -55,12 +55,13 @@ pub const CORRECTION_KINDS: usize = 2;
 /// Correction entries stay within +-CORRECTION_LIMIT.
 pub const CORRECTION_LIMIT: i32 = 1024;
 
-/// A heap-allocated all-zero `T`: the tables are too large to build on the stack and move.
+/// A heap-allocated all-zero `T` (the tables are too large to build on the stack and move),
+/// or `None` when the allocator refuses the memory.
 ///
 /// # Safety
 /// The all-zero bit pattern must be a valid `T` (arrays of integers, `bool` or `Move`, a
 /// `u32` newtype), and `T` must not be zero-sized.
-unsafe fn zeroed<T>() -> Box<T> {
+unsafe fn try_zeroed<T>() -> Option<Box<T>> {
     let layout = std::alloc::Layout::new::<T>();
     debug_assert!(layout.size() > 0);
     // SAFETY: the caller guarantees that zero bytes are a valid `T` and that `T` has a
@@ -69,30 +70,38 @@ unsafe fn zeroed<T>() -> Box<T> {
     unsafe {
         let p = std::alloc::alloc_zeroed(layout) as *mut T;
         if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return None;
         }
-        Box::from_raw(p)
+        Some(Box::from_raw(p))
     }
 }
 
 impl Default for Histories {
     fn default() -> Self {
-        // SAFETY (every `zeroed` here): the tables are arrays of i16, bool or Move (a u32
-        // newtype), for which all-zero is a valid value (empty history, no refutation).
-        Histories {
-            main: unsafe { zeroed() },
-            capture: unsafe { zeroed() },
-            // SAFETY: the tables are i16 arrays, for which all-zero is a valid value.
-            continuation: unsafe { ZeroedArray::new(PIECE_NB) },
-            touched: Vec::new(),
-            is_touched: unsafe { zeroed() },
-            counter: unsafe { zeroed() },
-            correction: unsafe { zeroed() },
-        }
+        Histories::try_new().expect("memory for a search thread's histories")
     }
 }
 
 impl Histories {
+    /// Empty statistics, or `None` when the machine refuses their memory (about 14 MB, nearly
+    /// all of it the continuation history): `Threads` larger than the machine can hold.
+    pub fn try_new() -> Option<Histories> {
+        // SAFETY (every `try_zeroed` and `try_new` here): the tables are arrays of i16, bool or
+        // Move (a u32 newtype), for which all-zero is a valid value (empty history, no
+        // refutation).
+        unsafe {
+            Some(Histories {
+                main: try_zeroed()?,
+                capture: try_zeroed()?,
+                continuation: ZeroedArray::try_new(PIECE_NB)?,
+                touched: Vec::new(),
+                is_touched: try_zeroed()?,
+                counter: try_zeroed()?,
+                correction: try_zeroed()?,
+            })
+        }
+    }
+
     /// Forgets everything. Zeroes in place, and of the continuation history only the tables
     /// written since the last clear: the rest are still zero.
     pub fn clear(&mut self) {

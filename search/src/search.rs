@@ -165,12 +165,30 @@ pub struct Worker {
     pv: Vec<Vec<Move>>,
 }
 
+/// What must still be mappable after a new worker's histories for it to be added: its
+/// evaluator (`use_net`: about 1 MB with a net), the `go`'s search thread (a 64 MiB stack) and
+/// the small allocations of a search. Under `ulimit -v 2 GiB` with `Threads 256` the
+/// evaluators, allocated after the histories, aborted the process (2026-12-07). Each search
+/// thread's own stack is checked when it starts (`thread::run`).
+const ROOM_AFTER_A_WORKER: usize = 96 << 20;
+
 impl Worker {
     /// A worker with empty statistics.
     pub fn new(id: usize) -> Worker {
-        Worker {
+        Worker::try_new(id).expect("memory for a search thread")
+    }
+
+    /// A worker with empty statistics, or `None` when the machine refuses the memory of its
+    /// histories (the part of a worker that grows the process: 14 MB) or would have less than
+    /// `ROOM_AFTER_A_WORKER` left after them.
+    pub fn try_new(id: usize) -> Option<Worker> {
+        let hist = Histories::try_new()?;
+        // Asked for and given back at once: what the rest needs is allocated without a way to
+        // fail but to abort.
+        Vec::<u8>::new().try_reserve_exact(ROOM_AFTER_A_WORKER).ok()?;
+        Some(Worker {
             id,
-            hist: Histories::default(),
+            hist,
             root_moves: Vec::new(),
             nodes: 0,
             completed_depth: 0,
@@ -185,7 +203,7 @@ impl Worker {
             reductions_for: Tune::default(),
             evaluator: Evaluator::new(MAX_PLY + 8),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
-        }
+        })
     }
 
     /// Evaluates with `net`, or classically with `None` (kept as it is when already so), a

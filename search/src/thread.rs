@@ -11,9 +11,8 @@ use crate::shared::{Control, Shared};
 use crate::tt::TranspositionTable;
 use crate::types::*;
 use engine::{generate_legal, EnteringKingRule, Move, MoveList, Position, Repetition};
-use parking_lot::Mutex;
+use parking_lot::{Mutex, RwLock};
 use std::sync::atomic::AtomicBool;
-use std::sync::Barrier;
 use std::time::Instant;
 
 /// The result a `go` gets without searching: the root checks every search makes first. With
@@ -178,32 +177,40 @@ pub fn run(workers: &mut [Worker], pos: &Position, root_moves: &[Move], shared: 
         w.reset(pos, root_moves);
     }
     let (main, helpers) = workers.split_first_mut().expect("at least one worker");
-    // The helpers start together, once all are spawned: a helper that searched at once would
-    // take a core from the thread still spawning the others, and with many more threads than
-    // cores (`Threads 256` on 2) spawning them took up to 9 s (2026-12-07); behind the gate it
-    // takes milliseconds.
-    let gate = Barrier::new(helpers.len() + 1);
+    let threads = helpers.len() + 1;
+    // The helpers start together, once all are spawned (the gate is held shut meanwhile): a
+    // helper that searched at once would take a core from the thread still spawning the
+    // others, and with many more threads than cores (`Threads 256` on 2) spawning them took up
+    // to 9 s (2026-12-07); behind the gate it takes milliseconds.
+    let gate = RwLock::new(());
     std::thread::scope(|s| {
-        let watchdog =
-            std::thread::Builder::new().spawn_scoped(s, || shared.watch_clock()).expect("spawn the clock's watchdog");
-        for w in helpers.iter_mut() {
+        // Without its watchdog the clock is still kept by the main thread's own checks.
+        let watchdog = std::thread::Builder::new().spawn_scoped(s, || shared.watch_clock()).ok();
+        let shut = gate.write();
+        for (i, w) in helpers.iter_mut().enumerate() {
             let gate = &gate;
-            std::thread::Builder::new()
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(s, move || {
-                    gate.wait();
-                    // Cloned by the helper itself, so its position and state stack live in its
-                    // own memory, not next to the main thread's.
-                    let mut p = pos.clone();
-                    w.iterate(&mut p, shared)
-                })
-                .expect("spawn search thread");
+            let spawned = std::thread::Builder::new().stack_size(SEARCH_STACK_BYTES).spawn_scoped(s, move || {
+                drop(gate.read());
+                // Cloned by the helper itself, so its position and state stack live in its
+                // own memory, not next to the main thread's.
+                let mut p = pos.clone();
+                w.iterate(&mut p, shared)
+            });
+            // A thread the machine cannot start (no memory for its stack) is left out, and
+            // the search goes on with those that started: a panic here would leave them
+            // searching with no one to stop them, and the `go` without its `bestmove`.
+            if let Err(e) = spawned {
+                log::warn!("searching with {} of {threads} threads: no more could be started ({e})", i + 1);
+                break;
+            }
         }
-        gate.wait();
+        drop(shut);
         let mut p = pos.clone();
         main.iterate(&mut p, shared);
         shared.stop();
-        watchdog.thread().unpark();
+        if let Some(watchdog) = watchdog {
+            watchdog.thread().unpark();
+        }
     });
     pick_best(workers, shared)
 }

@@ -93,7 +93,7 @@ pub const OPTIONS: &[Spec] = &[
         aliases: &[],
         kind: Kind::Spin { default: SEARCH.threads as i64, min: 1, max: 256 },
         apply: |s, v| s.search.threads = v.int() as usize,
-        help: "Search threads.",
+        help: "Search threads, each with about 14 MB of tables of its own. With more than the machine can hold, the search runs with the threads it could give memory and start; an `info string` at `isready` says when memory was short.",
     },
     Spec {
         name: "MultiPV",

@@ -61,10 +61,7 @@ fn threads_256_search_stop_and_bounded_memory() {
     let took = asked.elapsed();
     eprintln!("Threads 256, go movetime 1000: bestmove after {took:?}");
     assert!(took < Duration::from_secs(5), "Threads 256: go movetime 1000 answered after {took:?}");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(500));
-    e.send("stop");
-    e.expect_bestmove(Duration::from_secs(5));
+    stop_after(&mut e, 500);
     // Memory grows with the threads, and only so: each worker's continuation history (13 MB,
     // on huge pages, so a search touches nearly all of it) dominates. Measured: 3394 MiB.
     assert_memory_below(&e, 512 + 16 * 256, "Threads 256");
@@ -81,11 +78,7 @@ fn threads_the_machine_cannot_start_are_left_out() {
     if linux_only("threads_the_machine_cannot_start_are_left_out", "Wine does not apply ulimit -v to thread stacks") {
         return;
     }
-    let mut e = Engine::spawn_with_address_space(THREADS_256_ADDRESS_SPACE_MIB);
-    e.send("usi");
-    e.expect("usiok", LIVE);
-    e.send("setoption name USI_Hash value 16");
-    e.send("setoption name Threads value 256");
+    let mut e = threads_256_under_address_space(THREADS_256_ADDRESS_SPACE_MIB);
     e.sync();
     e.send("position startpos moves 7g7f 3c3d");
     let asked = Instant::now();
@@ -93,18 +86,10 @@ fn threads_the_machine_cannot_start_are_left_out() {
     let took = asked.elapsed();
     assert!(took < Duration::from_secs(5), "go movetime 500 answered after {took:?}\n{}", e.transcript());
     let note = e.stderr_text();
-    let started = note
-        .split("searching with ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse::<usize>().ok())
-        .unwrap_or_else(|| panic!("no note of the threads left out: {note}"));
+    let started = threads_searching(&note).unwrap_or_else(|| panic!("no note of the threads left out: {note}"));
     eprintln!("Threads 256 under ulimit -v {THREADS_256_ADDRESS_SPACE_MIB} MiB: {started} threads started, bestmove after {took:?}");
     assert!((2..256).contains(&started), "{note}");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
-    e.send("stop");
-    e.expect_bestmove(Duration::from_secs(5));
+    stop_after(&mut e, 300);
     let lines = e.finish();
     assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
 }
@@ -117,29 +102,44 @@ fn threads_the_machine_has_no_memory_for_are_left_out() {
     if linux_only("threads_the_machine_has_no_memory_for_are_left_out", "Wine does not apply ulimit -v") {
         return;
     }
-    let mut e = Engine::spawn_with_address_space(2048);
-    e.send("usi");
-    e.expect("usiok", LIVE);
-    e.send("setoption name USI_Hash value 16");
-    e.send("setoption name Threads value 256");
+    let mut e = threads_256_under_address_space(2048);
     e.send("isready");
     let (_, lines) = e.expect("readyok", LIVE);
     let note = lines
         .iter()
         .find(|l| l.starts_with("info string Threads 256 is more than this machine has memory for"))
         .unwrap_or_else(|| panic!("{lines:?}\n{}", e.transcript()));
-    let threads: usize =
-        note.split("searching with ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    let threads = threads_searching(note).unwrap_or_else(|| panic!("{note}"));
     eprintln!("Threads 256 under ulimit -v 2048 MiB: {note}");
     assert!((1..256).contains(&threads), "{note}");
     e.send("position startpos moves 7g7f 3c3d");
     e.go("go movetime 500");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
-    e.send("stop");
-    e.expect_bestmove(Duration::from_secs(5));
+    stop_after(&mut e, 300);
     let lines = e.finish();
     assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}
+
+/// The engine under `ulimit -v` of `mib` MiB, `Threads 256` and a 16 MiB table set.
+fn threads_256_under_address_space(mib: u64) -> Engine {
+    let mut e = Engine::spawn_with_address_space(mib);
+    e.send("usi");
+    e.expect("usiok", LIVE);
+    e.send("setoption name USI_Hash value 16");
+    e.send("setoption name Threads value 256");
+    e
+}
+
+/// The number of threads a note says the engine searches with ("... searching with N ...").
+fn threads_searching(note: &str) -> Option<usize> {
+    note.split("searching with ").nth(1)?.split(' ').next()?.parse().ok()
+}
+
+/// `go infinite`, then `stop` after `ms`: its `bestmove` must come within 5 s.
+fn stop_after(e: &mut Engine, ms: u64) {
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(ms));
+    e.send("stop");
+    e.expect_bestmove(Duration::from_secs(5));
 }
 
 /// An address space that holds 256 workers' tables (about 3.6 GiB) and some of their stacks.

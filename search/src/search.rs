@@ -9,8 +9,49 @@ use crate::timeman::Iteration;
 use crate::tt::{Bound, TtData};
 use crate::tune::{reduction_table, Tune};
 use crate::types::*;
-use engine::{Color, Move, Position, Repetition};
+use engine::{Color, Move, Position, Repetition, Square};
 use eval::Evaluator;
+
+/// The quiescence's pruning of one move (YaneuraOu's and Stockfish's shape), for a node whose
+/// line is not already lost.
+struct QsPrune {
+    in_check: bool,
+    /// The square the previous move went to: a capture there is a recapture.
+    recapture_to: Option<Square>,
+    /// The static evaluation plus the futility margin (meaningless in check).
+    futility_base: Value,
+    /// Captures losing more than this in exchange are left out.
+    see_margin: Value,
+}
+
+impl QsPrune {
+    /// `None` when the move is searched; otherwise it is skipped, and the node's best value
+    /// rises to at least the returned bound (the most the move could have scored).
+    /// `move_count` counts the moves picked at the node, this one included; `alpha` is the
+    /// node's, which rises as moves are searched.
+    fn skips(&self, pos: &Position, m: Move, move_count: usize, alpha: Value) -> Option<Value> {
+        // Recaptures and checks are searched; of the rest, two at most, and only those that
+        // can still lift the evaluation to alpha (the two are the best by the picker's order;
+        // the quiescence's width, unbounded otherwise, is what drops make explode).
+        if !self.in_check && Some(m.to()) != self.recapture_to && !pos.gives_check(m) {
+            if move_count > 2 {
+                return Some(-VALUE_INFINITE);
+            }
+            let futility = self.futility_base + eval::move_gain(pos, m);
+            if futility <= alpha {
+                return Some(futility);
+            }
+            if !pos.see_ge(m, alpha - self.futility_base) {
+                return Some(alpha.min(self.futility_base));
+            }
+        }
+        // Quiet evasions (once one has answered the check) and clearly losing exchanges.
+        if !is_tactical(pos, m) || !pos.see_ge(m, -self.see_margin) {
+            return Some(-VALUE_INFINITE);
+        }
+        None
+    }
+}
 
 /// Whether a stored value with this bound decides the node for the window (alpha, beta).
 fn tt_cuts(bound: Bound, value: Value, alpha: Value, beta: Value) -> bool {
@@ -1052,7 +1093,7 @@ impl Worker {
         let static_eval =
             if in_check { raw_stand_pat } else { self.corrected(raw_stand_pat, pos, correction_keys(pos)) };
         // As in the main search, the table's value where it says more than the evaluation;
-        // delta pruning below still judges captures from the evaluation.
+        // futility below still judges captures from the evaluation.
         let stand_pat = if !in_check && tt.is_some_and(|d| tt_refines(d.bound, tt_value, static_eval)) {
             tt_value
         } else {
@@ -1075,17 +1116,20 @@ impl Worker {
         let mut picker = MovePicker::new_qsearch(pos, tt_move);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
+        let tune = &shared.options.tune;
+        let last = pos.last_move();
+        let qs = QsPrune {
+            in_check,
+            recapture_to: (last != Move::NONE && last != Move::NULL).then(|| last.to()),
+            futility_base: static_eval + tune.qs_futility,
+            see_margin: tune.qs_see,
+        };
         while let Some(m) = picker.next(pos, &self.hist) {
             move_count += 1;
-            let gain = eval::move_gain(pos, m);
-            if !in_check {
-                // Delta pruning, then losing exchanges.
-                let delta = shared.options.tune.qs_delta;
-                if static_eval + gain + delta <= alpha && !pos.gives_check(m) {
-                    best_value = best_value.max(static_eval + gain + delta);
-                    continue;
-                }
-                if !pos.see_ge(m, 0) {
+            // Pruning in YaneuraOu's (and Stockfish's) shape, once the line is not lost.
+            if best_value > -VALUE_MATE_IN_MAX_PLY {
+                if let Some(bound) = qs.skips(pos, m, move_count, alpha) {
+                    best_value = best_value.max(bound);
                     continue;
                 }
             }
@@ -1125,6 +1169,48 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The quiescence's pruning of `usi` in `sfen`, with the default margins and a level
+    /// evaluation.
+    fn qs_skips(sfen: &str, usi: &str, move_count: usize, recapture_to: Option<&str>, alpha: Value) -> Option<Value> {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let m = pos.parse_usi_move(usi).unwrap();
+        let qs = QsPrune {
+            in_check: pos.in_check(),
+            recapture_to: recapture_to.map(|sq| sq.parse().unwrap()),
+            futility_base: Tune::DEFAULT.qs_futility,
+            see_margin: Tune::DEFAULT.qs_see,
+        };
+        qs.skips(&pos, m, move_count, alpha)
+    }
+
+    #[test]
+    fn the_quiescence_searches_two_captures_and_every_recapture_and_check() {
+        // A rook and a lance can take loose pawns; another rook takes a gold with check.
+        let pos = "4k4/9/2p1g1p2/9/9/9/2R1R4/9/4K1L2 b - 1";
+        assert_eq!(qs_skips(pos, "7g7c+", 2, None, 0), None);
+        assert_eq!(qs_skips(pos, "7g7c+", 3, None, 0), Some(-VALUE_INFINITE), "a third capture");
+        assert_eq!(qs_skips(pos, "7g7c+", 3, Some("7c"), 0), None, "a recapture");
+        assert_eq!(qs_skips(pos, "5g5c+", 9, None, 0), None, "a check");
+        // Futility: a capture that cannot lift the evaluation to alpha is not searched, and
+        // the node keeps what it could have scored.
+        let board = Position::from_sfen(pos).unwrap();
+        let gain = eval::move_gain(&board, board.parse_usi_move("3i3c+").unwrap());
+        assert_eq!(qs_skips(pos, "3i3c+", 1, None, 3000), Some(Tune::DEFAULT.qs_futility + gain));
+        // With alpha at the evaluation plus the margin, any gain (and no exchange loss) will do.
+        assert_eq!(qs_skips(pos, "3i3c+", 1, None, Tune::DEFAULT.qs_futility), None);
+    }
+
+    #[test]
+    fn the_quiescence_leaves_out_losing_exchanges_and_quiet_evasions() {
+        // The rook would take a pawn the gold defends: even as a recapture, not searched.
+        let pos = "4k4/2g6/2p6/9/9/9/2R6/9/4K4 b - 1";
+        assert_eq!(qs_skips(pos, "7g7c", 1, Some("7c"), 0), Some(-VALUE_INFINITE));
+        // In check, once one evasion has answered: the king takes, but does not step aside.
+        let pos = "4k4/9/9/9/9/9/9/4r4/4K4 b - 1";
+        assert_eq!(qs_skips(pos, "5i5h", 2, None, 0), None);
+        assert_eq!(qs_skips(pos, "5i4i", 2, None, 0), Some(-VALUE_INFINITE));
+    }
 
     #[test]
     fn the_table_refines_the_evaluation_only_on_the_side_its_bound_vouches_for() {

@@ -74,7 +74,8 @@ tunables! {
     se_margin: 70, 16, 256, 12, "Singular extension: the bound is the hash value less this x depth / 64.";
     probcut_margin: 224, 80, 400, 16, "ProbCut: a capture beating beta by this much four plies shallower cuts the node.";
     probcut_improving: 60, 0, 150, 10, "ProbCut: margin taken off when improving.";
-    qs_delta: 200, 50, 500, 20, "Quiescence delta pruning margin.";
+    qs_futility: 328, 100, 600, 24, "Quiescence futility: a non-recapture must lift the evaluation + this + its gain above alpha.";
+    qs_see: 73, 0, 200, 8, "Quiescence: captures losing more than this in exchange are left out (once the line is not lost).";
     hist_bonus_mul: 130, 50, 300, 10, "History bonus per ply of depth.";
     hist_bonus_sub: 70, 0, 200, 10, "History bonus offset.";
     hist_bonus_max: 1600, 500, 4000, 150, "History bonus cap.";

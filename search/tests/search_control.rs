@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 const POSITIONS: &[&str] = &[
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
     "ln1g3nl/1r1sg1k2/p1ppppsp1/1p4p1p/9/2P1P1PP1/PPSP1P2P/2G1S2R1/LN2KG1NL b Bb 27",
-    "2k5l/3p2l2/npP1+R1n2/2pGpKp2/p7p/1G3BP1P/PPN2S3/1B3p1pR/L1S2G3 b G2SPn3p 106",
+    // A mate in 5 (with a gold more in hand it is a mate in 1, which the search ends at once).
+    "2k5l/3p2l2/npP1+R1n2/2pGpKp2/p7p/1G3BP1P/PPN2S3/1B3p1pR/L1S2G3 b 2SPn3p 106",
     "sb3p3/1s1PR3+P/g2G+N1k1+L/p1+P6/4P4/P1N2nG1L/2+b5P/+s5P2/g4N1KS b L7P2p 220",
 ];
 
@@ -78,6 +79,10 @@ fn searchmoves_restricts_the_best_move() {
     }
 }
 
+/// A position from tests/data/legal_moves.txt with 377 legal moves, most of them drops with check; the rook drop `R*9a` alone takes 28,250
+/// nodes at depth 1, nearly all of them in the quiescence of the checks and evasions below it.
+const WIDE: &str = "2K6/8g/6n2/2+B6/1+R7/9/4P4/k8/1N3+n3 b R2G4SL9Pbgn2l8p 208";
+
 /// A stop (here a node limit, checked every 1,024 nodes) ends the first iteration too, once its
 /// first root move has a score: the search then plays and reports that iteration's best so far,
 /// an exact depth-1 line. (The whole first iteration used to complete whatever it cost: in a
@@ -85,8 +90,9 @@ fn searchmoves_restricts_the_best_move() {
 #[test]
 fn a_stop_ends_the_first_iteration_after_its_first_root_move() {
     let _serial = serial();
-    // From a byoyomi-100 game of 2026-12-07: 135 legal moves, many of them captures.
-    let pos = sfen("+N7R/3B3+Lp/nL3bpR1/5plp1/1p3G1k1/2sPPP3/PP3SP2/2K1Gs3/LNSG1+n3 b G7P 159");
+    // (The position from a byoyomi-100 game used before took only 1,043 nodes at depth 1 once
+    // the quiescence was narrowed in YaneuraOu's shape.)
+    let pos = sfen(WIDE);
     let mut s = searcher(&options());
     s.clear();
     let whole = s.bench_search(&pos, 1);
@@ -105,16 +111,17 @@ fn a_stop_ends_the_first_iteration_after_its_first_root_move() {
 /// A stop inside the first root move's search, which the rule above still waits for, makes the
 /// quiescence below it hurry (return evaluations): the root move is scored at once and the
 /// search ends. Its width has no bound in check, and with pieces in hand a chain of checks and
-/// evasions under the first root move ran on long after the stop: 5,109 nodes here with the
-/// classical evaluation (a position from a byoyomi-100 game of 2026-12-07), 445,104 nodes and
-/// 1.3 s in another with hkp-0, where byoyomi 100 was due.
+/// evasions under the first root move ran on long after the stop: 445,104 nodes and 1.3 s in a
+/// position with hkp-0, where byoyomi 100 was due. Here the first root move is made the one
+/// whose quiescence is widest (`searchmoves`): without the hurry it runs all its 28,250 nodes.
 #[test]
 fn a_stop_inside_the_first_root_move_hurries_the_quiescence() {
     let _serial = serial();
-    let pos = sfen("Gn5nl/6+Rp1/pp1pkg3/2ps1pP1p/3b5/2P5P/PP1P1P3/2KG5/LNS2G1+rL b SL3Pbsnp 63");
+    let pos = sfen(WIDE);
+    let searchmoves = vec![mv(&pos, "R*9a")];
     let mut s = searcher(&options());
     s.clear();
-    let out = run(&mut s, &pos, Limits { nodes: Some(1), ..Default::default() });
+    let out = run(&mut s, &pos, Limits { nodes: Some(1), searchmoves, ..Default::default() });
     let info = out.last_info();
     println!("stopped: {} nodes, {} {:?}", info.nodes, info.pv[0], info.score);
     assert!(info.nodes < 1500, "the first root move ran on after the stop: {} nodes", info.nodes);

@@ -79,8 +79,9 @@ fn searchmoves_restricts_the_best_move() {
     }
 }
 
-/// A position from tests/data/legal_moves.txt with 377 legal moves, most of them drops with check; the rook drop `R*9a` alone takes 28,250
-/// nodes at depth 1, nearly all of them in the quiescence of the checks and evasions below it.
+/// A position from tests/data/legal_moves.txt with 377 legal moves (337 drops, 29 checks): a
+/// whole depth 1 takes 37,836 nodes, and the rook drop `R*9a` (a check) alone 28,250, nearly all
+/// of them in the quiescence of the checks and evasions below it.
 const WIDE: &str = "2K6/8g/6n2/2+B6/1+R7/9/4P4/k8/1N3+n3 b R2G4SL9Pbgn2l8p 208";
 
 /// A stop (here a node limit, checked every 1,024 nodes) ends the first iteration too, once its
